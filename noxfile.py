@@ -1,0 +1,62 @@
+"""The one entry point: `nox` runs every default session; see README.md."""
+
+from __future__ import annotations
+
+import os
+
+import nox
+
+PYTHONS = ["3.10", "3.11", "3.12", "3.13"]
+PYPROJECT = nox.project.load_toml("pyproject.toml")
+
+nox.options.sessions = ["lint", "typecheck", "tests", "roundtrip", "typing"]
+nox.options.error_on_missing_interpreters = bool(os.environ.get("CI"))
+
+
+def group(name: str) -> list[str]:
+    """The requirements of one dependency group of pyproject.toml."""
+    return list(nox.project.dependency_groups(PYPROJECT, name))
+
+
+@nox.session(python="3.11")
+def lint(session: nox.Session) -> None:
+    """ruff: lint rules and formatting."""
+    session.install(*group("lint"))
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+
+
+@nox.session(python="3.11")
+def typecheck(session: nox.Session) -> None:
+    """mypy in strict mode over src, tests and noxfile.py."""
+    session.install(".", *group("typecheck"))
+    session.run("mypy")
+
+
+@nox.session(python=PYTHONS)
+def tests(session: nox.Session) -> None:
+    """pytest, the property suite included, against the installed package."""
+    session.install(".", *group("test"))
+    session.run("pytest", "--ignore=tests/roundtrip", *session.posargs)
+
+
+@nox.session(python="3.11")
+def roundtrip(session: nox.Session) -> None:
+    """Every example and a generated corpus through encode, json.loads, validate and decode."""
+    session.install(".", *group("test"))
+    session.run("pytest", "tests/roundtrip", *session.posargs)
+
+
+@nox.session(python="3.11")
+def typing(session: nox.Session) -> None:
+    """The typing cases of tests/typing, checked by mypy and basedpyright; never run."""
+    session.install(".", *group("typing"))
+    session.run("mypy", "--config-file", "tests/typing/mypy.ini", "tests/typing")
+    session.run("basedpyright", "--project", "tests/typing/pyrightconfig.json")
+
+
+@nox.session(python="3.11", default=False)
+def bench(session: nox.Session) -> None:
+    """The benchmark of benchmarks/ (not in the default run): ratios against msgspec and pydantic."""
+    session.install(".", *group("bench"))
+    session.run("python", "benchmarks/run.py", *session.posargs)

@@ -1,0 +1,148 @@
+"""The JSON boundary (spec §6): `encode_transcript` and `decode_transcript`.
+
+Decoding has a fast path and an explaining path. The fast path is one typed msgspec decode
+straight into the frozen Structs, which already checks every tag, field type, required and
+unknown field, non-empty ID, UTF-8 string and number range; tool arguments stay as
+`msgspec.Raw`, skipped without recursion. Then one Python pass over the messages makes each
+call's arguments canonical (`canonical_object_bytes`: depth on the bytes, one C decode, one
+C encode; no Python walk over the values) and records the link events, and `check_linkage`
+runs once. Only when all of that passes are messages handed out.
+
+When anything fails, the explaining path parses the text again with `json.loads` and hands
+the result to `validate_transcript`, so the diagnostics are exactly the ones the guard gives
+for the parsed JSON. Text that is not UTF-8 or not JSON, or that nests deeper than
+`PARSE_DEPTH` (beyond anything valid), gets a boundary diagnostic of its own instead, and
+so does a message or block whose `role` or `type` key appears twice with different values
+(msgspec refuses it where `json.loads` would silently keep the last one).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Final
+
+import msgspec
+
+from message_ir._diagnostics import Diagnostic, TranscriptError
+from message_ir._json_values import canonical_object_bytes, depth_exceeds, type_name
+from message_ir._linkage import LinkEvent, check_linkage
+from message_ir._model import AssistantMessage, Message, ToolCall, ToolResultMessage, mark_checked
+from message_ir._shape import ShapeCheck
+from message_ir._validate import validate_transcript
+
+PARSE_DEPTH: Final = 512
+"""Text nested deeper than this is refused before it is parsed (`JSON_TOO_DEEP`).
+
+A valid transcript nests at most `MAX_DEPTH + 4` levels; the margin lets the validator
+explain moderately deep text precisely, and the bound keeps the parser's recursion small.
+"""
+
+_transcript_decoder: Final = msgspec.json.Decoder(list[Message])
+_encode: Final = msgspec.json.Encoder().encode
+_force_setattr: Final = msgspec.structs.force_setattr
+_MSGSPEC_PATH: Final = re.compile(r" - at `(\$[^`]*)`$")
+_MSGSPEC_INDEX: Final = re.compile(r"\$\[(\d+)\]")
+
+
+def encode_transcript(messages: Sequence[Message]) -> bytes:
+    """The transcript as a compact JSON array in the wire format (camelCase keys).
+
+    Raises `TranscriptError` when a message is not well-formed (which only a message built
+    by calling the Struct classes directly can be): nothing malformed reaches the encoder.
+    Linkage is not required, so a session can be saved while a call awaits its result.
+    """
+    check = ShapeCheck()
+    check.transcript(messages)
+    if check.diagnostics:
+        raise TranscriptError(tuple(check.diagnostics))
+    return _encode(messages)
+
+
+def decode_transcript(data: bytes | str) -> tuple[Message, ...]:
+    """The messages of a JSON transcript, only if it is valid in shape and linkage.
+
+    Raises `TranscriptError` whose `diagnostics` are what `validate_transcript` gives for
+    `json.loads(data)`, or a boundary diagnostic (`INVALID_JSON`, `JSON_TOO_DEEP`,
+    `DUPLICATE_KEY`) for text that cannot be read as one JSON value. Nothing else escapes.
+    """
+    if type(data) is not bytes and type(data) is not str:
+        raise TypeError(f"decode_transcript(): Expected `bytes` or `str`, got `{type_name(data)}`")
+    try:
+        messages = _transcript_decoder.decode(data)
+    except (msgspec.DecodeError, RecursionError, UnicodeError) as error:
+        raise TranscriptError(explain(data, error)) from None
+    events: list[LinkEvent] = []
+    for index, message in enumerate(messages):
+        if not accept_decoded(index, message, events):
+            raise TranscriptError(explain(data, None))
+    linkage = check_linkage(events)
+    if linkage:
+        raise TranscriptError(tuple(linkage))
+    return tuple(messages)
+
+
+def accept_decoded(index: int, message: Message, events: list[LinkEvent]) -> bool:
+    """Finish a message msgspec decoded: canonical arguments, link events. False if refused."""
+    if type(message) is AssistantMessage:
+        for block_index, block in enumerate(message.content):
+            if type(block) is ToolCall:
+                canonical, _ = canonical_object_bytes(block.arguments_json)
+                if canonical is None:
+                    return False
+                _force_setattr(block, "arguments_json", msgspec.Raw(canonical))
+                mark_checked(block)
+                events.append(LinkEvent(True, index, block_index, block.id, block.name, True))
+    elif type(message) is ToolResultMessage:
+        events.append(LinkEvent(False, index, -1, message.tool_call_id, message.tool_name, True))
+    return True
+
+
+def parse_json(data: bytes | str) -> tuple[object, Diagnostic | None]:
+    """`(json.loads(data), None)`, or `(None, diagnostic)` when it is not one readable value."""
+    if type(data) is bytes:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            return None, Diagnostic("INVALID_JSON", None, "$", f"Invalid UTF-8 at byte {error.start}")
+        raw = data
+    else:
+        assert type(data) is str
+        text = data
+        raw = data.encode("utf-8", "surrogatepass")
+    if depth_exceeds(raw, PARSE_DEPTH):
+        return None, Diagnostic("JSON_TOO_DEEP", None, "$", f"JSON nested deeper than {PARSE_DEPTH} levels")
+    try:
+        return json.loads(text), None
+    except RecursionError:
+        return None, Diagnostic("JSON_TOO_DEEP", None, "$", "JSON nested too deeply to parse")
+    except ValueError as error:  # JSONDecodeError, and int too large to convert
+        return None, Diagnostic("INVALID_JSON", None, "$", f"Invalid JSON: {error}")
+
+
+def explain(data: bytes | str, error: Exception | None) -> tuple[Diagnostic, ...]:
+    """The diagnostics for text the fast path refused (see the module docstring)."""
+    value, problem = parse_json(data)
+    if problem is not None:
+        return (problem,)
+    found = validate_transcript(value)
+    if found:
+        return found
+    # The guard accepts what msgspec refused: a repeated `role` or `type` key whose last
+    # value is valid (json.loads keeps the last; msgspec refuses a second, different tag).
+    return (duplicate_tag(str(error)),)
+
+
+def duplicate_tag(msgspec_message: str) -> Diagnostic:
+    """The `DUPLICATE_KEY` diagnostic for msgspec's complaint about a repeated tag key."""
+    match = _MSGSPEC_PATH.search(msgspec_message)
+    path = match.group(1) if match else "$"
+    index_match = _MSGSPEC_INDEX.match(path)
+    index = int(index_match.group(1)) if index_match else None
+    return Diagnostic(
+        "DUPLICATE_KEY",
+        index,
+        path,
+        "Key appears twice with different values; refused rather than keeping the last",
+    )

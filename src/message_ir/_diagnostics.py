@@ -1,0 +1,70 @@
+"""`Diagnostic`, its stable codes, and `TranscriptError`, which carries diagnostics."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+from typing_extensions import TypeAlias
+
+ShapeCode: TypeAlias = Literal[
+    "TRANSCRIPT_NOT_A_LIST",
+    "MESSAGE_NOT_A_RECORD",
+    "UNKNOWN_ROLE",
+    "UNKNOWN_FIELD",
+    "BAD_MESSAGE_ID",
+    "BAD_CONTENT",
+    "BAD_BLOCK",
+    "BAD_TOOL_CALL",
+    "BAD_TOOL_ARGUMENTS",
+    "BAD_TOOL_RESULT_FIELD",
+    "UNREADABLE_VALUE",
+]
+"""Codes for a transcript whose shape is wrong (spec §5)."""
+
+LinkageCode: TypeAlias = Literal[
+    "DUPLICATE_TOOL_CALL_ID",
+    "DUPLICATE_TOOL_RESULT",
+    "ORPHAN_TOOL_RESULT",
+    "TOOL_RESULT_BEFORE_CALL",
+    "TOOL_NAME_MISMATCH",
+    "MISSING_TOOL_RESULT",
+]
+"""Codes for well-formed messages whose tool calls and results do not pair up (spec §5)."""
+
+BoundaryCode: TypeAlias = Literal["INVALID_JSON", "JSON_TOO_DEEP", "DUPLICATE_KEY"]
+"""Codes only the JSON boundary gives: for text that cannot be read as one JSON value."""
+
+DiagnosticCode: TypeAlias = Literal[ShapeCode, LinkageCode, BoundaryCode]
+"""Every code a `Diagnostic` can carry. Codes are stable; messages may change."""
+
+
+class Diagnostic(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename="camel"):
+    """One problem found in a transcript.
+
+    `message_index` is the index of the message concerned, or `None` when the problem is the
+    transcript itself; `path` is a `$`-rooted location in wire names; `message` is for people.
+    Its JSON form has the keys `code`, `messageIndex`, `path` and `message`.
+    """
+
+    code: DiagnosticCode
+    message_index: int | None
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message} - at `{self.path}`"
+
+
+class TranscriptError(ValueError):
+    """A transcript was refused; `diagnostics` says every reason (never empty)."""
+
+    diagnostics: tuple[Diagnostic, ...]
+
+    def __init__(self, diagnostics: tuple[Diagnostic, ...]) -> None:
+        count = len(diagnostics)
+        lines = "\n".join(f"  {diagnostic}" for diagnostic in diagnostics[:20])
+        more = f"\n  ... and {count - 20} more" if count > 20 else ""
+        noun = "problem" if count == 1 else "problems"
+        super().__init__(f"Invalid transcript ({count} {noun}):\n{lines}{more}")
+        self.diagnostics = diagnostics

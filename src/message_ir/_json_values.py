@@ -1,0 +1,285 @@
+"""JSON values (spec §4): the frozen object view, and the one rule every entry point checks.
+
+A JSON value is `str`, `int`, finite `float`, `bool`, `None`, an array of JSON values or an
+object with `str` keys and JSON values, nested at most `MAX_DEPTH` levels (the outermost
+container is level 1). Strings must be encodable as UTF-8 (no lone surrogates).
+
+`check_json_tree` is the single implementation of that rule for Python values. It walks
+iteratively with an explicit stack (so no `RecursionError` however deep the input), checks
+the exact type of every value before touching it (so no caller code runs: subclasses of
+builtins are refused, never iterated or hashed), and tracks the containers on the current
+path by `id()` to tell a circular reference from a shared one. It serves the constructors,
+which ask for a plain copy to freeze, and the validator, which asks for the check alone.
+
+`canonical_object_bytes` is the same rule for JSON text that msgspec has already parsed
+once: msgspec refuses NaN, infinities (`Number out of range`) and lone surrogates itself,
+so what is left to check here is the depth (on the bytes, before anything recurses) and that
+the value is an object; the result is msgspec's compact encoding, which is what a
+`ToolCall` keeps and compares.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Final, NamedTuple, Union, final
+
+import msgspec
+from typing_extensions import TypeAlias
+
+from message_ir._limits import MAX_DEPTH
+from message_ir._paths import PathSegment
+
+JsonValue: TypeAlias = Union[str, int, float, bool, None, tuple["JsonValue", ...], "FrozenJsonObject"]
+"""A JSON value as it is held inside a message: arrays are tuples, objects are read-only."""
+
+JsonData: TypeAlias = Union[str, int, float, bool, None, list["JsonData"], dict[str, "JsonData"]]
+"""A JSON value as `json.loads` returns it."""
+
+JsonInput: TypeAlias = Union[
+    str, int, float, bool, None, Sequence["JsonInput"], Mapping[str, "JsonInput"]
+]
+"""What the constructors take as a JSON value.
+
+Statically any `Sequence` or `Mapping`; at run time only exact `list`, `tuple` and `dict`
+(and the package's own `FrozenJsonObject`) are accepted, as spec §3 requires.
+"""
+
+
+@final
+class FrozenJsonObject(Mapping[str, JsonValue]):
+    """A read-only JSON object: the `arguments` of a tool call, and every object inside them.
+
+    It is a `Mapping` (not a `dict` subclass), so `obj[key] = value`, `del obj[key]` and
+    every other mutation raise `TypeError`. It keeps key order, compares equal to any mapping
+    with the same items, and hashes by value. Instances come from the package only.
+    """
+
+    __slots__ = ("_items",)
+    _items: dict[str, JsonValue]
+
+    def __init__(self) -> None:
+        raise TypeError("FrozenJsonObject cannot be created directly; build a message instead")
+
+    @classmethod
+    def _wrap(cls, items: dict[str, JsonValue]) -> FrozenJsonObject:
+        """Take ownership of `items`, whose values must already be frozen."""
+        instance = object.__new__(cls)
+        object.__setattr__(instance, "_items", items)
+        return instance
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"FrozenJsonObject is immutable; cannot set {name!r}")
+
+    def __getitem__(self, key: str) -> JsonValue:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._items
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is FrozenJsonObject:
+            return self._items == other._items
+        if isinstance(other, Mapping):
+            return self._items == dict(other.items())
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._items.items()))
+
+    def __repr__(self) -> str:
+        return f"FrozenJsonObject({self._items!r})"
+
+    def thaw(self) -> dict[str, JsonData]:
+        """A fresh, mutable deep copy with `dict`s and `list`s, as `json.loads` would give."""
+        thawed = msgspec.json.decode(msgspec.json.encode(_plain(self)))
+        assert type(thawed) is dict  # an object encodes and decodes as an object
+        return thawed
+
+
+def _plain(value: JsonValue) -> object:
+    """A structure msgspec can encode (the frozen view is not one); depth is bounded."""
+    if type(value) is FrozenJsonObject:
+        return {key: _plain(item) for key, item in value._items.items()}
+    if type(value) is tuple:
+        return [_plain(item) for item in value]
+    return value
+
+
+def freeze_decoded(value: object) -> JsonValue:
+    """Freeze what msgspec decoded from checked JSON text: lists to tuples, dicts to views.
+
+    The input is trusted (it came out of `msgspec.json.decode` of text that
+    `canonical_object_bytes` accepted), so its depth is at most `MAX_DEPTH`.
+    """
+    if type(value) is dict:
+        return FrozenJsonObject._wrap({key: freeze_decoded(item) for key, item in value.items()})
+    if type(value) is list:
+        return tuple(freeze_decoded(item) for item in value)
+    return value  # type: ignore[return-value]  # a decoded scalar: str, int, float, bool or None
+
+
+class JsonProblem(NamedTuple):
+    """The first thing wrong in a JSON tree: where (relative to its root) and what."""
+
+    segments: tuple[PathSegment, ...]
+    message: str
+
+
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+
+
+def str_problem(value: str) -> str | None:
+    """What is wrong with an exact `str` as JSON text, if anything (a lone surrogate)."""
+    if value.isascii() or _SURROGATE.search(value) is None:
+        return None
+    return "Expected a `str` encodable as UTF-8, got one with a lone surrogate"
+
+
+def type_name(value: object) -> str:
+    """The name of the exact type of `value`, read from the type, never from the object."""
+    return type(value).__name__
+
+
+class _Frame(NamedTuple):
+    items: list[tuple[PathSegment, object]]  # listed once, when the frame is pushed
+    position: list[int]  # a one-element cell: the next item to look at
+    output: dict[str, object] | list[object] | None
+    segment: PathSegment  # the key or index that led here from the parent
+    container_id: int
+    is_object: bool
+
+
+def _frame(container: object, segment: PathSegment, copy: bool) -> _Frame | None:
+    """A frame for an exact JSON container, or `None` when `container` is not one.
+
+    Only exact builtins and the package's own view are listed: nothing the caller wrote runs.
+    """
+    items: list[tuple[PathSegment, object]]
+    output: dict[str, object] | list[object] | None
+    if type(container) is dict:
+        items = list(container.items())
+        output = {} if copy else None
+        is_object = True
+    elif type(container) is FrozenJsonObject:
+        items = list(container._items.items())
+        output = {} if copy else None
+        is_object = True
+    elif type(container) is list or type(container) is tuple:
+        items = list(enumerate(container))
+        output = [] if copy else None
+        is_object = False
+    else:
+        return None
+    return _Frame(items, [0], output, segment, id(container), is_object)
+
+
+def check_json_tree(
+    root: object, *, copy: bool
+) -> tuple[JsonProblem | None, dict[str, object] | list[object] | None]:
+    """Check `root`, which should be a `dict`, `list`, `tuple` or `FrozenJsonObject`.
+
+    Returns `(problem, None)` for the first problem in depth-first order, or `(None, copy)`
+    where `copy` is a plain `dict`/`list` deep copy when `copy` is true and `None` otherwise.
+    """
+    isfinite = math.isfinite
+    first = _frame(root, "", copy)
+    if first is None:
+        return JsonProblem((), f"Expected a JSON array or object, got `{type_name(root)}`"), None
+    stack = [first]
+    active = {first.container_id}
+
+    def problem(segment: PathSegment | None, message: str) -> tuple[JsonProblem, None]:
+        segments = tuple(frame.segment for frame in stack[1:])
+        return JsonProblem(segments if segment is None else (*segments, segment), message), None
+
+    while stack:
+        frame = stack[-1]
+        position = frame.position[0]
+        if position == len(frame.items):
+            stack.pop()
+            active.discard(frame.container_id)
+            continue
+        frame.position[0] = position + 1
+        key, value = frame.items[position]
+        if frame.is_object:
+            if type(key) is not str:
+                return problem(None, f"Expected object keys of type `str`, got `{type_name(key)}`")
+            key_problem = str_problem(key)
+            if key_problem is not None:
+                return problem(None, f"Object key: {key_problem}")
+        if type(value) is str:
+            value_problem = str_problem(value)
+            if value_problem is not None:
+                return problem(key, value_problem)
+        elif type(value) is float:
+            if not isfinite(value):
+                return problem(key, f"Expected a finite number, got `{value!r}`")
+        elif type(value) is int or type(value) is bool or value is None:
+            pass
+        else:
+            if id(value) in active:
+                child = None
+            else:
+                child = _frame(value, key, copy)
+                if child is None:
+                    return problem(key, f"Expected a JSON value, got `{type_name(value)}`")
+            if child is None:
+                return problem(key, "Circular reference: a container holds itself")
+            if len(stack) >= MAX_DEPTH:
+                return problem(key, f"Nesting deeper than {MAX_DEPTH} levels")
+            stack.append(child)
+            active.add(child.container_id)
+            value = child.output
+        output = frame.output
+        if type(output) is dict:
+            output[key] = value  # type: ignore[index]  # object frames have str keys, checked above
+        elif type(output) is list:
+            output.append(value)
+    return None, first.output
+
+
+_STRING_TOKEN: Final = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_INNERMOST: Final = re.compile(rb"\[\]|\{\}")
+_NOT_BRACKET: Final = bytes(byte for byte in range(256) if byte not in b"[]{}")
+
+
+def depth_exceeds(text: bytes, limit: int = MAX_DEPTH) -> bool:
+    """Whether JSON `text` nests deeper than `limit`, found without recursion.
+
+    Few brackets in all means shallow; otherwise strings are removed, everything but
+    brackets is deleted, and one level of innermost empty containers is peeled per round.
+    """
+    if text.count(b"[") + text.count(b"{") <= limit:
+        return False
+    brackets = _STRING_TOKEN.sub(b"", text).translate(None, _NOT_BRACKET)
+    for _ in range(limit):
+        brackets = _INNERMOST.sub(b"", brackets)
+        if not brackets:
+            return False
+    return True
+
+
+_decode_any: Final = msgspec.json.Decoder().decode
+_encode: Final = msgspec.json.Encoder().encode
+
+
+def canonical_object_bytes(text: bytes | memoryview) -> tuple[bytes | None, str | None]:
+    """`(canonical bytes, None)` for JSON text holding a valid object, else `(None, problem)`."""
+    raw = bytes(text)
+    if depth_exceeds(raw):
+        return None, f"Nesting deeper than {MAX_DEPTH} levels"
+    try:
+        value = _decode_any(raw)
+    except (msgspec.DecodeError, RecursionError) as error:  # ValidationError is a DecodeError
+        return None, f"Invalid JSON: {error}"
+    if type(value) is not dict:
+        return None, f"Expected `dict`, got `{type_name(value)}`"
+    return _encode(value), None

@@ -1,0 +1,121 @@
+"""JSON Lines: one message a line, as session logs are kept.
+
+Each line is decoded on its own (the same fast path as `decode_transcript`, one message at a
+time), so a log is checked in memory bounded by its longest line plus one small record per
+tool call and result for linkage. A diagnostic's `message_index` is the line's index (from
+0) and its path is `$[index]...`, exactly as `validate_transcript` reports the list of
+parsed lines. Lines end with `\\n` (a `\\r` before it is allowed); the last line may lack it.
+An empty line is not a message and is refused (`INVALID_JSON`); only an empty file is the
+empty transcript.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+import msgspec
+
+from message_ir._codec import accept_decoded, duplicate_tag, parse_json
+from message_ir._diagnostics import Diagnostic, TranscriptError
+from message_ir._linkage import check_linkage
+from message_ir._model import Message
+from message_ir._shape import ShapeCheck
+from message_ir._validate import _message_order
+
+_message_decoder: Final = msgspec.json.Decoder(Message)
+_encode: Final = msgspec.json.Encoder().encode
+
+
+def encode_jsonl(messages: Sequence[Message]) -> bytes:
+    """One compact JSON message a line, each line ending in `\\n`.
+
+    Raises `TranscriptError` for a message that is not well-formed, as `encode_transcript`.
+    """
+    check = ShapeCheck()
+    check.transcript(messages)
+    if check.diagnostics:
+        raise TranscriptError(tuple(check.diagnostics))
+    return b"".join([_encode(message) + b"\n" for message in messages])
+
+
+class JsonlReader:
+    """Reads a log line by line, keeping the messages only if asked to."""
+
+    def __init__(self, *, keep: bool) -> None:
+        self.check = ShapeCheck()
+        self.keep = keep
+        self.messages: list[Message] = []
+        self.count = 0
+
+    def line(self, line: bytes | str) -> None:
+        """Read the next line (with or without its line ending)."""
+        index = self.count
+        self.count += 1
+        if type(line) is bytes:
+            line = line.removesuffix(b"\n").removesuffix(b"\r")
+        else:
+            assert type(line) is str
+            line = line.removesuffix("\n").removesuffix("\r")
+        try:
+            message = _message_decoder.decode(line)
+        except (msgspec.DecodeError, RecursionError, UnicodeError) as error:
+            self.explain(index, line, error)
+            return
+        if accept_decoded(index, message, self.check.events):
+            if self.keep:
+                self.messages.append(message)
+        else:
+            self.explain(index, line, None)
+
+    def explain(self, index: int, line: bytes | str, error: Exception | None) -> None:
+        value, problem = parse_json(line)
+        if problem is not None:
+            self.check.report(problem.code, index, f"$[{index}]", f"Line {index + 1}: {problem.message}")
+            return
+        before = len(self.check.diagnostics)
+        self.check.checked_message(index, value)
+        if len(self.check.diagnostics) == before:
+            tag = duplicate_tag(str(error))
+            path = f"$[{index}]" + tag.path[1:]
+            self.check.report(tag.code, index, path, tag.message)
+
+    def diagnostics(self) -> tuple[Diagnostic, ...]:
+        """Every diagnostic so far, shape and linkage, sorted by line."""
+        found = self.check.diagnostics + check_linkage(self.check.events)
+        found.sort(key=_message_order)
+        return tuple(found)
+
+
+def split_lines(data: bytes | str) -> list[bytes] | list[str]:
+    """The lines of a JSON Lines text; a final line ending does not start another line."""
+    if type(data) is bytes:
+        return data.removesuffix(b"\n").split(b"\n") if data else []
+    assert type(data) is str
+    return data.removesuffix("\n").split("\n") if data else []
+
+
+def decode_jsonl(data: bytes | str) -> tuple[Message, ...]:
+    """The messages of a JSON Lines transcript, only if it is valid in shape and linkage.
+
+    Raises `TranscriptError` otherwise, with each diagnostic's `message_index` the line's.
+    """
+    reader = JsonlReader(keep=True)
+    for line in split_lines(data):
+        reader.line(line)
+    found = reader.diagnostics()
+    if found:
+        raise TranscriptError(found)
+    return tuple(reader.messages)
+
+
+def validate_jsonl(lines: Iterable[bytes] | Iterable[str]) -> tuple[Diagnostic, ...]:
+    """Check a JSON Lines log given as an iterable of lines (an open file will do).
+
+    Memory stays bounded by the longest line plus a small record per tool call and result.
+    Never raises for bad content; returns `()` when the log is a valid transcript.
+    """
+    reader = JsonlReader(keep=False)
+    for line in lines:
+        reader.line(line)
+    return reader.diagnostics()

@@ -1,0 +1,189 @@
+"""The message IR (spec §2): frozen msgspec Structs, and TypedDicts for the JSON shape.
+
+Messages are tagged by `role` and blocks by `type`; msgspec writes and reads the tag, and a
+`ClassVar` with a `Literal` type makes it readable as an attribute (`message.role`) so that
+type checkers narrow the unions on it.
+
+A tool call keeps its arguments as their canonical compact JSON (`arguments_json`, a
+`msgspec.Raw` written as the wire field `arguments`): msgspec encodes it without an
+`enc_hook`, decoding needs no Python walk over argument values, and two calls compare and
+hash by the canonical text. `ToolCall.arguments` is a read-only `FrozenJsonObject` built from
+that text on first use and kept.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, ClassVar, Literal, Union
+
+import msgspec
+from typing_extensions import TypeAlias, TypedDict
+
+from message_ir._json_values import FrozenJsonObject, JsonData, freeze_decoded
+
+NonEmptyStr: TypeAlias = Annotated[str, msgspec.Meta(min_length=1)]
+"""An ID or a name: msgspec refuses an empty one while decoding."""
+
+_VIEW_KEY = "_arguments_view"
+_CHECKED_KEY = "_checked_arguments"
+
+
+class TextBlock(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False, tag="text", tag_field="type"):
+    """Text written by the assistant, in order with its tool calls."""
+
+    text: str
+    type: ClassVar[Literal["text"]] = "text"
+
+
+class ToolCall(
+    msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True, tag="toolCall", tag_field="type"
+):
+    """A call of a tool by the assistant.
+
+    Build one with `tool_call()` or as a dict block given to `assistant_message()`. Calling
+    the class directly checks nothing (msgspec does not check types in `__init__`); such a
+    value is only trusted after `validate_transcript` has accepted it.
+    """
+
+    id: NonEmptyStr
+    name: NonEmptyStr
+    arguments_json: msgspec.Raw = msgspec.field(name="arguments")
+    """The arguments as canonical compact JSON text (msgspec's encoding of the object)."""
+    type: ClassVar[Literal["toolCall"]] = "toolCall"
+
+    @property
+    def arguments(self) -> FrozenJsonObject:
+        """The arguments as a read-only mapping (arrays inside are tuples)."""
+        cached = self.__dict__.get(_VIEW_KEY)
+        if type(cached) is FrozenJsonObject:
+            return cached
+        view = freeze_decoded(msgspec.json.decode(self.arguments_json))
+        if type(view) is not FrozenJsonObject:
+            raise TypeError(f"ToolCall.arguments_json does not hold a JSON object: {view!r}")
+        self.__dict__[_VIEW_KEY] = view
+        return view
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.name, bytes(self.arguments_json)))
+
+    def __repr__(self) -> str:
+        return f"ToolCall(id={self.id!r}, name={self.name!r}, arguments={bytes(self.arguments_json).decode()!s})"
+
+
+def checked_tool_call(id: str, name: str, arguments_json: msgspec.Raw) -> ToolCall:
+    """A `ToolCall` whose fields the caller has checked, marked so the validator knows.
+
+    The mark is the identity of the `arguments_json` it was made with: replacing the field
+    (`msgspec.structs.force_setattr`) or copying the struct loses it, and the validator then
+    checks the arguments text again.
+    """
+    call = ToolCall(id=id, name=name, arguments_json=arguments_json)
+    call.__dict__[_CHECKED_KEY] = arguments_json
+    return call
+
+
+def mark_checked(call: ToolCall) -> None:
+    """Mark a decoded call whose fields and arguments text have been checked."""
+    call.__dict__[_CHECKED_KEY] = call.arguments_json
+
+
+def is_marked_checked(call: ToolCall) -> bool:
+    """Whether `call` was made by the package and its arguments text is unchanged since."""
+    return call.__dict__.get(_CHECKED_KEY) is call.arguments_json
+
+
+AssistantBlock: TypeAlias = Union[TextBlock, ToolCall]
+"""A block of an assistant message's content."""
+
+
+class UserMessage(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False, tag="user", tag_field="role"):
+    """A message from the user."""
+
+    id: NonEmptyStr
+    content: str
+    role: ClassVar[Literal["user"]] = "user"
+
+
+class AssistantMessage(
+    msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False, tag="assistant", tag_field="role"
+):
+    """A message from the assistant: text and tool-call blocks, in order."""
+
+    id: NonEmptyStr
+    content: tuple[AssistantBlock, ...]
+    role: ClassVar[Literal["assistant"]] = "assistant"
+
+
+class ToolResultMessage(
+    msgspec.Struct,
+    frozen=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    rename="camel",
+    tag="toolResult",
+    tag_field="role",
+):
+    """The result of one tool call, answering it by `tool_call_id`."""
+
+    id: NonEmptyStr
+    tool_call_id: NonEmptyStr
+    tool_name: NonEmptyStr
+    content: str
+    is_error: bool
+    role: ClassVar[Literal["toolResult"]] = "toolResult"
+
+
+Message: TypeAlias = Union[UserMessage, AssistantMessage, ToolResultMessage]
+"""Any message of the IR."""
+
+
+class TextBlockJson(TypedDict):
+    """The JSON shape of a `TextBlock`."""
+
+    type: Literal["text"]
+    text: str
+
+
+class ToolCallJson(TypedDict):
+    """The JSON shape of a `ToolCall`."""
+
+    type: Literal["toolCall"]
+    id: str
+    name: str
+    arguments: dict[str, JsonData]
+
+
+AssistantBlockJson: TypeAlias = Union[TextBlockJson, ToolCallJson]
+"""The JSON shape of an assistant block."""
+
+
+class UserMessageJson(TypedDict):
+    """The JSON shape of a `UserMessage`."""
+
+    id: str
+    role: Literal["user"]
+    content: str
+
+
+class AssistantMessageJson(TypedDict):
+    """The JSON shape of an `AssistantMessage`."""
+
+    id: str
+    role: Literal["assistant"]
+    content: list[AssistantBlockJson]
+
+
+ToolResultMessageJson = TypedDict(
+    "ToolResultMessageJson",
+    {
+        "id": str,
+        "role": Literal["toolResult"],
+        "toolCallId": str,
+        "toolName": str,
+        "content": str,
+        "isError": bool,
+    },
+)
+"""The JSON shape of a `ToolResultMessage` (camelCase keys, as on the wire)."""
+
+MessageJson: TypeAlias = Union[UserMessageJson, AssistantMessageJson, ToolResultMessageJson]
+"""The JSON shape of any message."""

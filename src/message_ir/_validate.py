@@ -1,0 +1,37 @@
+"""`validate_transcript` (spec §5): shape first, then linkage, and never a raise."""
+
+from __future__ import annotations
+
+from message_ir._diagnostics import Diagnostic
+from message_ir._json_values import type_name
+from message_ir._linkage import check_linkage
+from message_ir._shape import ShapeCheck
+
+
+def validate_transcript(value: object) -> tuple[Diagnostic, ...]:
+    """Every problem with `value` as a transcript; `()` when it is valid. Never raises.
+
+    `value` may be anything: a sequence of the package's messages (built by the
+    constructors or by calling the Struct classes directly), the output of `json.loads`, or
+    a hostile object. Shape diagnostics come from the shape pass; linkage diagnostics come
+    from the calls and results the shape pass could read, with no cascades (see
+    `message_ir._linkage`). All are returned sorted by message index, shape before linkage
+    within one message.
+    """
+    try:
+        check = ShapeCheck()
+        check.transcript(value)
+        linkage = check_linkage(check.events)
+        if not check.diagnostics:
+            return tuple(linkage)
+        combined = check.diagnostics + linkage
+        combined.sort(key=_message_order)
+        return tuple(combined)
+    except Exception as error:  # noqa: BLE001  # the guard never raises
+        # As in ShapeCheck.transcript: no known input gets here (MemoryError aside).
+        return (Diagnostic("UNREADABLE_VALUE", None, "$", f"Transcript could not be read: `{type_name(error)}`"),)
+
+
+def _message_order(diagnostic: Diagnostic) -> int:
+    index = diagnostic.message_index
+    return -1 if index is None else index
