@@ -33,6 +33,7 @@ from message_ir._model import (
     UserMessage,
     UserMessageJson,
 )
+from message_ir._repair import Fix, FixAction, Repair, repair_transcript
 from message_ir._validate import validate_transcript
 
 __all__ = [
@@ -45,12 +46,15 @@ __all__ = [
     "ConstructionError",
     "Diagnostic",
     "DiagnosticCode",
+    "Fix",
+    "FixAction",
     "FrozenJsonObject",
     "JsonData",
     "JsonInput",
     "JsonValue",
     "Message",
     "MessageJson",
+    "Repair",
     "TextBlock",
     "TextBlockInput",
     "TextBlockJson",
@@ -67,6 +71,7 @@ __all__ = [
     "decode_transcript",
     "encode_jsonl",
     "encode_transcript",
+    "repair_transcript",
     "text_block",
     "text_from_assistant",
     "tool_call",

@@ -25,9 +25,10 @@ from typing import Final
 
 import msgspec
 
-from message_ir._diagnostics import Diagnostic, TranscriptError
+from message_ir._diagnostics import LINKAGE_CODES, Diagnostic, TranscriptError
 from message_ir._json_values import canonical_object_bytes, depth_exceeds, type_name
-from message_ir._linkage import LinkEvent, check_linkage
+from message_ir._linkage import LinkEvent
+from message_ir._linkage import check_linkage as link_diagnostics
 from message_ir._model import AssistantMessage, Message, ToolCall, ToolResultMessage, mark_checked
 from message_ir._shape import ShapeCheck
 from message_ir._validate import validate_transcript
@@ -60,26 +61,30 @@ def encode_transcript(messages: Sequence[Message]) -> bytes:
     return _encode(messages)
 
 
-def decode_transcript(data: bytes | str) -> tuple[Message, ...]:
+def decode_transcript(data: bytes | str, *, check_linkage: bool = True) -> tuple[Message, ...]:
     """The messages of a JSON transcript, only if it is valid in shape and linkage.
 
     Raises `TranscriptError` whose `diagnostics` are what `validate_transcript` gives for
     `json.loads(data)`, or a boundary diagnostic (`INVALID_JSON`, `JSON_TOO_DEEP`,
     `DUPLICATE_KEY`) for text that cannot be read as one JSON value. Nothing else escapes.
+
+    With `check_linkage=False` only the shape must be valid (and only shape diagnostics are
+    raised): that is how a broken session is loaded to be given to `repair_transcript`.
     """
     if type(data) is not bytes and type(data) is not str:
         raise TypeError(f"decode_transcript(): Expected `bytes` or `str`, got `{type_name(data)}`")
     try:
         messages = _transcript_decoder.decode(data)
     except (msgspec.DecodeError, RecursionError, UnicodeError) as error:
-        raise TranscriptError(explain(data, error)) from None
+        raise TranscriptError(explain(data, error, check_linkage)) from None
     events: list[LinkEvent] = []
     for index, message in enumerate(messages):
         if not accept_decoded(index, message, events):
-            raise TranscriptError(explain(data, None))
-    linkage = check_linkage(events)
-    if linkage:
-        raise TranscriptError(tuple(linkage))
+            raise TranscriptError(explain(data, None, check_linkage))
+    if check_linkage:
+        linkage = link_diagnostics(events)
+        if linkage:
+            raise TranscriptError(tuple(linkage))
     return tuple(messages)
 
 
@@ -121,12 +126,14 @@ def parse_json(data: bytes | str) -> tuple[object, Diagnostic | None]:
         return None, Diagnostic("INVALID_JSON", None, "$", f"Invalid JSON: {error}")
 
 
-def explain(data: bytes | str, error: Exception | None) -> tuple[Diagnostic, ...]:
+def explain(data: bytes | str, error: Exception | None, check_linkage: bool) -> tuple[Diagnostic, ...]:
     """The diagnostics for text the fast path refused (see the module docstring)."""
     value, problem = parse_json(data)
     if problem is not None:
         return (problem,)
     found = validate_transcript(value)
+    if not check_linkage:
+        found = tuple(diagnostic for diagnostic in found if diagnostic.code not in LINKAGE_CODES)
     if found:
         return found
     # The guard accepts what msgspec refused: a repeated `role` or `type` key whose last

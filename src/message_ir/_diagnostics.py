@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 import msgspec
 from typing_extensions import TypeAlias
@@ -31,6 +31,9 @@ LinkageCode: TypeAlias = Literal[
     "MISSING_TOOL_RESULT",
 ]
 """Codes for well-formed messages whose tool calls and results do not pair up (spec §5)."""
+
+LINKAGE_CODES: frozenset[str] = frozenset(get_args(LinkageCode))
+"""The linkage codes as a set, to tell linkage diagnostics from the rest."""
 
 BoundaryCode: TypeAlias = Literal["INVALID_JSON", "JSON_TOO_DEEP", "DUPLICATE_KEY"]
 """Codes only the JSON boundary gives: for text that cannot be read as one JSON value."""

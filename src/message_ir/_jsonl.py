@@ -18,7 +18,7 @@ import msgspec
 
 from message_ir._codec import accept_decoded, duplicate_tag, parse_json
 from message_ir._diagnostics import Diagnostic, TranscriptError
-from message_ir._linkage import check_linkage
+from message_ir._linkage import check_linkage as link_diagnostics
 from message_ir._model import Message
 from message_ir._shape import ShapeCheck
 from message_ir._validate import _message_order
@@ -82,7 +82,7 @@ class JsonlReader:
 
     def diagnostics(self) -> tuple[Diagnostic, ...]:
         """Every diagnostic so far, shape and linkage, sorted by line."""
-        found = self.check.diagnostics + check_linkage(self.check.events)
+        found = self.check.diagnostics + link_diagnostics(self.check.events)
         found.sort(key=_message_order)
         return tuple(found)
 
@@ -95,15 +95,16 @@ def split_lines(data: bytes | str) -> list[bytes] | list[str]:
     return data.removesuffix("\n").split("\n") if data else []
 
 
-def decode_jsonl(data: bytes | str) -> tuple[Message, ...]:
+def decode_jsonl(data: bytes | str, *, check_linkage: bool = True) -> tuple[Message, ...]:
     """The messages of a JSON Lines transcript, only if it is valid in shape and linkage.
 
     Raises `TranscriptError` otherwise, with each diagnostic's `message_index` the line's.
+    `check_linkage=False` requires the shape only, as for `decode_transcript`.
     """
     reader = JsonlReader(keep=True)
     for line in split_lines(data):
         reader.line(line)
-    found = reader.diagnostics()
+    found = reader.diagnostics() if check_linkage else tuple(reader.check.diagnostics)
     if found:
         raise TranscriptError(found)
     return tuple(reader.messages)

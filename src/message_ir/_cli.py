@@ -1,0 +1,229 @@
+"""The `message-ir` command line: check, repair and describe transcript files.
+
+Exit status: 0 when every transcript is valid, 1 when any is not (or, for `repair`, when
+something stayed unrepaired), 2 for a usage error or a file that cannot be read. It never
+prints a traceback for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from typing import BinaryIO, Final, TextIO
+
+import msgspec
+
+from message_ir._codec import decode_transcript, encode_transcript
+from message_ir._diagnostics import Diagnostic, TranscriptError
+from message_ir._examples import example_names, read_example, resolve_example
+from message_ir._jsonl import JsonlReader, decode_jsonl, encode_jsonl
+from message_ir._model import Message
+from message_ir._repair import Fix, repair_transcript
+from message_ir._schema import transcript_schema
+
+EXIT_VALID: Final = 0
+EXIT_INVALID: Final = 1
+EXIT_USAGE: Final = 2
+_PROGRESS_BYTES: Final = 8 * 1024 * 1024  # files larger than this show progress on a terminal
+_PROGRESS_EVERY: Final = 50_000  # lines between progress updates
+
+
+class _Unreadable(Exception):
+    """A file that cannot be read; reported with exit status 2."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (the console script exits with it)."""
+    parser = _parser()
+    arguments = parser.parse_args(argv)
+    try:
+        if arguments.command == "validate":
+            return _validate(parser, arguments)
+        if arguments.command == "repair":
+            return _repair(arguments)
+        if arguments.command == "examples":
+            for name in example_names():
+                print(name)
+            return EXIT_VALID
+        if arguments.command == "schema":
+            print(json.dumps(transcript_schema(), indent=2))
+            return EXIT_VALID
+    except _Unreadable as error:
+        print(f"message-ir: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away (`message-ir validate big.jsonl | head`): stop quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_INVALID
+    parser.print_help(sys.stderr)
+    return EXIT_USAGE
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="message-ir", description="Check and repair agent transcripts (JSON or JSON Lines)."
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    validate = commands.add_parser(
+        "validate",
+        help="check transcript files",
+        description="Check transcripts; '-' reads standard input. Files ending in .jsonl are JSON Lines.",
+    )
+    validate.add_argument("paths", nargs="*", metavar="PATH", help="a transcript file, or - for standard input")
+    validate.add_argument("--example", action="append", default=[], metavar="NAME", help="check a shipped example")
+    validate.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    validate.add_argument("--jsonl", action="store_true", help="read every input as JSON Lines")
+
+    repair = commands.add_parser(
+        "repair",
+        help="repair broken tool-call linkage",
+        description="Repair linkage and write the result; the fixes go to standard error.",
+    )
+    repair.add_argument("path", metavar="IN", help="a transcript file, or - for standard input")
+    repair.add_argument("-o", "--output", metavar="OUT", help="where to write (default: standard output)")
+    repair.add_argument("--jsonl", action="store_true", help="read and write JSON Lines")
+
+    commands.add_parser("examples", help="list the shipped example transcripts")
+    commands.add_parser("schema", help="print the JSON Schema of the wire format")
+    return parser
+
+
+def _is_jsonl(name: str, forced: bool) -> bool:
+    return forced or name.endswith(".jsonl")
+
+
+def _validate(parser: argparse.ArgumentParser, arguments: argparse.Namespace) -> int:
+    paths: list[str] = arguments.paths
+    examples: list[str] = arguments.example
+    if not paths and not examples:
+        parser.error("validate: give at least one PATH or --example NAME")
+    results: list[tuple[str, tuple[Diagnostic, ...]]] = []
+    for name in examples:
+        try:
+            full_name = resolve_example(name)
+        except KeyError:
+            raise _Unreadable(f"no example named {name!r}; `message-ir examples` lists them") from None
+        results.append((full_name, _check_bytes(read_example(full_name), _is_jsonl(full_name, arguments.jsonl))))
+    for path in paths:
+        results.append((path, _check_path(path, _is_jsonl(path, arguments.jsonl))))
+    if arguments.format == "json":
+        report = [
+            {"file": name, "valid": not found, "diagnostics": [msgspec.to_builtins(d) for d in found]}
+            for name, found in results
+        ]
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        for name, found in results:
+            if not found:
+                print(f"{name}: valid")
+            for diagnostic in found:
+                print(_diagnostic_line(name, diagnostic))
+    return EXIT_INVALID if any(found for _, found in results) else EXIT_VALID
+
+
+def _diagnostic_line(name: str, diagnostic: Diagnostic) -> str:
+    index = "-" if diagnostic.message_index is None else str(diagnostic.message_index)
+    return f"{name}:{index}: {diagnostic.code} {diagnostic.message} (at {diagnostic.path})"
+
+
+def _check_bytes(data: bytes, jsonl: bool) -> tuple[Diagnostic, ...]:
+    try:
+        if jsonl:
+            decode_jsonl(data)
+        else:
+            decode_transcript(data)
+    except TranscriptError as error:
+        return error.diagnostics
+    return ()
+
+
+def _check_path(path: str, jsonl: bool) -> tuple[Diagnostic, ...]:
+    if path == "-":
+        return _check_bytes(sys.stdin.buffer.read(), jsonl)
+    try:
+        with open(path, "rb") as stream:
+            size = os.fstat(stream.fileno()).st_size
+            progress = sys.stderr.isatty() and size > _PROGRESS_BYTES
+            if not jsonl:
+                if progress:
+                    print(f"message-ir: checking {path} ({size / 1e6:.0f} MB)...", file=sys.stderr)
+                return _check_bytes(stream.read(), jsonl=False)
+            reader = JsonlReader(keep=False)
+            for line in _lines(stream, path, progress):
+                reader.line(line)
+            return reader.diagnostics()
+    except OSError as error:
+        raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
+
+
+def _lines(stream: BinaryIO, path: str, progress: bool) -> Iterator[bytes]:
+    """The lines of a JSON Lines file; with `progress`, a line count on the terminal."""
+    count = 0
+    for count, line in enumerate(stream, start=1):  # noqa: B007  # count is used after the loop
+        if progress and count % _PROGRESS_EVERY == 0:
+            print(f"\rmessage-ir: {path}: {count:,} lines", end="", file=sys.stderr, flush=True)
+        yield line
+    if progress and count >= _PROGRESS_EVERY:
+        print(f"\rmessage-ir: {path}: {count:,} lines, done", file=sys.stderr)
+
+
+def _read(path: str) -> bytes:
+    if path == "-":
+        return sys.stdin.buffer.read()
+    try:
+        with open(path, "rb") as stream:
+            return stream.read()
+    except OSError as error:
+        raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
+
+
+def _repair(arguments: argparse.Namespace) -> int:
+    path: str = arguments.path
+    output: str | None = arguments.output
+    jsonl = _is_jsonl(path, arguments.jsonl)
+    data = _read(path)
+    try:
+        messages = _decode_shape_only(data, jsonl)
+        repaired = repair_transcript(messages)
+    except TranscriptError as error:
+        for diagnostic in error.diagnostics:
+            print(_diagnostic_line(path, diagnostic), file=sys.stderr)
+        print(f"message-ir: {path}: not repaired: repair fixes linkage only", file=sys.stderr)
+        return EXIT_INVALID
+    for fix in repaired.fixes:
+        print(_fix_line(path, fix), file=sys.stderr)
+    out_jsonl = _is_jsonl(output, arguments.jsonl) if output else jsonl
+    encoded = encode_jsonl(repaired.messages) if out_jsonl else encode_transcript(repaired.messages) + b"\n"
+    _write(output, encoded)
+    unrepaired = any(fix.action == "unrepaired" for fix in repaired.fixes)
+    return EXIT_INVALID if unrepaired else EXIT_VALID
+
+
+def _fix_line(name: str, fix: Fix) -> str:
+    return f"{name}:{fix.message_index}: {fix.code} {fix.action}: {fix.message}"
+
+
+def _decode_shape_only(data: bytes, jsonl: bool) -> tuple[Message, ...]:
+    """The messages of a file whose shape is valid; linkage problems are left for repair."""
+    return decode_jsonl(data, check_linkage=False) if jsonl else decode_transcript(data, check_linkage=False)
+
+
+def _write(output: str | None, data: bytes) -> None:
+    if output is None or output == "-":
+        stream: TextIO = sys.stdout
+        stream.flush()
+        stream.buffer.write(data)
+        stream.buffer.flush()
+        return
+    try:
+        with open(output, "wb") as target:
+            target.write(data)
+    except OSError as error:
+        raise _Unreadable(f"cannot write {output}: {error.strerror or error}") from None
