@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterator
-from typing import Any, cast
+from typing import NoReturn, cast
 
 import msgspec
 import pytest
@@ -16,6 +16,7 @@ from message_ir import (
     FrozenJsonObject,
     TextBlock,
     ToolCall,
+    ToolCallInput,
     ToolResultMessage,
     UserMessage,
     assistant_message,
@@ -26,18 +27,20 @@ from message_ir import (
     user_message,
     validate_transcript,
 )
+from support import loose
 
 
-def call_block(arguments: object, **overrides: object) -> dict[str, object]:
+def call_block(arguments: object, **overrides: object) -> ToolCallInput:
+    """A tool-call block; deliberately loose, so tests can put anything in it."""
     block: dict[str, object] = {"type": "toolCall", "id": "call-1", "name": "read", "arguments": arguments}
     block.update(overrides)
-    return block
+    return cast("ToolCallInput", block)
 
 
 def assistant_error(*content: object) -> str:
     """The whole message of the error `assistant_message` raises for `content`."""
     with pytest.raises(ConstructionError) as caught:
-        assistant_message(id="m", content=cast("Any", list(content)))
+        loose(assistant_message)(id="m", content=list(content))
     assert isinstance(caught.value, TypeError)
     return str(caught.value)
 
@@ -131,7 +134,7 @@ def test_existing_blocks_and_frozen_arguments_are_accepted() -> None:
 
 def test_large_ints_negative_zero_and_unicode_survive() -> None:
     arguments = {"big": 10**40, "zero": -0.0, "text": "héllo 😀", "max": 1.7976931348623157e308}
-    call = tool_call(id="c", name="n", arguments=arguments)
+    call = loose(tool_call)(id="c", name="n", arguments=arguments)
     assert call.arguments == arguments
     zero = call.arguments["zero"]
     assert type(zero) is float
@@ -147,7 +150,7 @@ def test_mutating_the_callers_data_afterwards_changes_nothing() -> None:
     arguments: dict[str, object] = {"list": nested, "flag": True}
     block = call_block(arguments)
     content: list[object] = [{"type": "text", "text": "hello"}, block]
-    message = assistant_message(id="a", content=cast("Any", content))
+    message = loose(assistant_message)(id="a", content=content)
     snapshot = msgspec.json.encode(message)
 
     nested.append("more")
@@ -173,53 +176,62 @@ def test_shared_references_are_fine() -> None:
 @pytest.mark.parametrize(
     ("build", "expected"),
     [
-        (lambda: user_message(id=1, content="x"), "user_message(): Expected `str`, got `int` - at `$.id`"),
-        (lambda: user_message(id="", content="x"), "user_message(): Expected a non-empty `str`, got `''` - at `$.id`"),
-        (lambda: user_message(id="u", content=None), "user_message(): Expected `str`, got `NoneType` - at `$.content`"),
-        (lambda: user_message(id=MyStr("u"), content="x"), "user_message(): Expected `str`, got `MyStr` - at `$.id`"),
+        (lambda: loose(user_message)(id=1, content="x"), "user_message(): Expected `str`, got `int` - at `$.id`"),
         (
-            lambda: user_message(id="u", content="\ud800"),
+            lambda: loose(user_message)(id="", content="x"),
+            "user_message(): Expected a non-empty `str`, got `''` - at `$.id`",
+        ),
+        (
+            lambda: loose(user_message)(id="u", content=None),
+            "user_message(): Expected `str`, got `NoneType` - at `$.content`",
+        ),
+        (
+            lambda: loose(user_message)(id=MyStr("u"), content="x"),
+            "user_message(): Expected `str`, got `MyStr` - at `$.id`",
+        ),
+        (
+            lambda: loose(user_message)(id="u", content="\ud800"),
             "user_message(): Expected a `str` encodable as UTF-8, got one with a lone surrogate - at `$.content`",
         ),
         (
-            lambda: tool_result_message(id="r", tool_call_id="", tool_name="n", content="c"),
+            lambda: loose(tool_result_message)(id="r", tool_call_id="", tool_name="n", content="c"),
             "tool_result_message(): Expected a non-empty `str`, got `''` - at `$.toolCallId`",
         ),
         (
-            lambda: tool_result_message(id="r", tool_call_id="c", tool_name=b"n", content="c"),
+            lambda: loose(tool_result_message)(id="r", tool_call_id="c", tool_name=b"n", content="c"),
             "tool_result_message(): Expected `str`, got `bytes` - at `$.toolName`",
         ),
         (
-            lambda: tool_result_message(id="r", tool_call_id="c", tool_name="n", content="c", is_error=0),
+            lambda: loose(tool_result_message)(id="r", tool_call_id="c", tool_name="n", content="c", is_error=0),
             "tool_result_message(): Expected `bool`, got `int` - at `$.isError`",
         ),
         (
-            lambda: tool_result_message(id="r", tool_call_id="c", tool_name="n", content="c", is_error=1),
+            lambda: loose(tool_result_message)(id="r", tool_call_id="c", tool_name="n", content="c", is_error=1),
             "tool_result_message(): Expected `bool`, got `int` - at `$.isError`",
         ),
         (
-            lambda: tool_result_message(id="r", tool_call_id="c", tool_name="n", content=3, is_error=True),
+            lambda: loose(tool_result_message)(id="r", tool_call_id="c", tool_name="n", content=3, is_error=True),
             "tool_result_message(): Expected `str`, got `int` - at `$.content`",
         ),
-        (lambda: text_block(text=5), "text_block(): Expected `str`, got `int` - at `$.text`"),
+        (lambda: loose(text_block)(text=5), "text_block(): Expected `str`, got `int` - at `$.text`"),
         (
-            lambda: tool_call(id="c", name="n", arguments=[1]),
+            lambda: loose(tool_call)(id="c", name="n", arguments=[1]),
             "tool_call(): Expected `dict`, got `list` - at `$.arguments`",
         ),
         (
-            lambda: tool_call(id="c", name="n", arguments=None),
+            lambda: loose(tool_call)(id="c", name="n", arguments=None),
             "tool_call(): Expected `dict`, got `NoneType` - at `$.arguments`",
         ),
         (
-            lambda: assistant_message(id="a", content="text"),
+            lambda: loose(assistant_message)(id="a", content="text"),
             "assistant_message(): Expected `list` or `tuple` of blocks, got `str` - at `$.content`",
         ),
         (
-            lambda: assistant_message(id="a", content=(block for block in [])),
+            lambda: loose(assistant_message)(id="a", content=(block for block in [1])),
             "assistant_message(): Expected `list` or `tuple` of blocks, got `generator` - at `$.content`",
         ),
         (
-            lambda: assistant_message(id="a", content={"text"}),
+            lambda: loose(assistant_message)(id="a", content={"text"}),
             "assistant_message(): Expected `list` or `tuple` of blocks, got `set` - at `$.content`",
         ),
     ],
@@ -234,7 +246,10 @@ def test_field_rejections(build: Callable[[], object], expected: str) -> None:
     ("block", "expected"),
     [
         ("text", "Expected a block (`dict`, `TextBlock` or `ToolCall`), got `str` - at `$.content[0]`"),
-        (MyDict(type="text", text="x"), "Expected a block (`dict`, `TextBlock` or `ToolCall`), got `MyDict` - at `$.content[0]`"),
+        (
+            MyDict(type="text", text="x"),
+            "Expected a block (`dict`, `TextBlock` or `ToolCall`), got `MyDict` - at `$.content[0]`",
+        ),
         ({"type": "image", "url": "u"}, "Object contains unknown field `url` - at `$.content[0]`"),
         ({"type": "image"}, "Invalid block type 'image'; expected `text` or `toolCall` - at `$.content[0].type`"),
         ({"type": 3}, "Expected `str`, got `int` - at `$.content[0].type`"),
@@ -276,7 +291,10 @@ def test_block_rejections(block: object, expected: str) -> None:
             "Object key: Expected a `str` encodable as UTF-8, got one with a lone surrogate"
             " - at `$.content[0].arguments`",
         ),
-        ({"my key": [{"x y": None, "z": 1j}]}, 'Expected a JSON value, got `complex` - at `$.content[0].arguments["my key"][0].z`'),
+        (
+            {"my key": [{"x y": None, "z": 1j}]},
+            'Expected a JSON value, got `complex` - at `$.content[0].arguments["my key"][0].z`',
+        ),
     ],
 )
 def test_argument_rejections(arguments: object, expected: str) -> None:
@@ -305,16 +323,16 @@ def nested(levels: int) -> dict[str, object]:
 
 
 def test_nesting_up_to_the_limit_is_accepted_and_beyond_it_is_rejected() -> None:
-    assert tool_call(id="c", name="n", arguments=nested(MAX_DEPTH)).id == "c"
+    assert loose(tool_call)(id="c", name="n", arguments=nested(MAX_DEPTH)).id == "c"
     with pytest.raises(ConstructionError) as caught:
-        tool_call(id="c", name="n", arguments=nested(MAX_DEPTH + 1))
+        loose(tool_call)(id="c", name="n", arguments=nested(MAX_DEPTH + 1))
     assert caught.value.problem == f"Nesting deeper than {MAX_DEPTH} levels"
     assert caught.value.path == "$.arguments.a" + "[0]" * (MAX_DEPTH - 1)
 
 
 def test_very_deep_nesting_is_rejected_without_recursion_error() -> None:
     with pytest.raises(ConstructionError, match="Nesting deeper than"):
-        tool_call(id="c", name="n", arguments=nested(200_000))
+        loose(tool_call)(id="c", name="n", arguments=nested(200_000))
 
 
 def test_error_attributes() -> None:
@@ -359,7 +377,7 @@ class BoobyDict(dict[str, object]):
     def __len__(self) -> int:
         raise AssertionError("len")
 
-    def items(self) -> Any:
+    def items(self) -> NoReturn:
         raise AssertionError("items")
 
 
@@ -384,15 +402,15 @@ HOSTILE: dict[str, Callable[[], object]] = {
 def test_hostile_values_are_refused_by_type_before_use(kind: str) -> None:
     hostile = HOSTILE[kind]()
     with pytest.raises(ConstructionError):
-        assistant_message(id="a", content=[cast("Any", hostile)])
+        loose(assistant_message)(id="a", content=[hostile])
     with pytest.raises(ConstructionError):
-        assistant_message(id="a", content=[{"type": hostile, "text": "x"}])
+        loose(assistant_message)(id="a", content=[{"type": hostile, "text": "x"}])
     with pytest.raises(ConstructionError):
-        tool_call(id="c", name="n", arguments={"a": hostile})
+        loose(tool_call)(id="c", name="n", arguments={"a": hostile})
     with pytest.raises(ConstructionError):
-        tool_call(id="c", name="n", arguments=cast("Any", hostile))
+        loose(tool_call)(id="c", name="n", arguments=hostile)
     with pytest.raises(ConstructionError):
-        user_message(id=cast("Any", hostile), content="x")
+        loose(user_message)(id=hostile, content="x")
 
 
 class SneakyKey(str):

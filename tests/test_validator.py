@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from typing import cast
+from collections.abc import Callable, Iterator
+from typing import NoReturn, cast
 
 import msgspec
 import pytest
@@ -21,6 +21,7 @@ from message_ir import (
     user_message,
     validate_transcript,
 )
+from support import loose
 
 JsonRecord = dict[str, object]
 
@@ -74,7 +75,15 @@ def test_valid_transcripts_give_nothing() -> None:
         ([assistant(call("c1")), result("c1", "cat")], [("TOOL_NAME_MISMATCH", 1)]),
         ([assistant(call("c1")), user()], [("MISSING_TOOL_RESULT", 0)]),
     ],
-    ids=["duplicate-call", "duplicate-call-same-message", "duplicate-result", "orphan", "before-call", "name", "missing"],
+    ids=[
+        "duplicate-call",
+        "duplicate-call-same-message",
+        "duplicate-result",
+        "orphan",
+        "before-call",
+        "name",
+        "missing",
+    ],
 )
 def test_each_linkage_rule(transcript: list[JsonRecord], expected: list[tuple[str, int]]) -> None:
     assert codes(transcript) == expected
@@ -82,9 +91,7 @@ def test_each_linkage_rule(transcript: list[JsonRecord], expected: list[tuple[st
 
 def test_linkage_diagnostics_point_at_the_right_place() -> None:
     found = validate_transcript([user(), assistant({"type": "text", "text": "x"}, call("c1")), user()])
-    assert found == (
-        Diagnostic("MISSING_TOOL_RESULT", 1, "$[1].content[1]", "Tool call 'c1' has no result after it"),
-    )
+    assert found == (Diagnostic("MISSING_TOOL_RESULT", 1, "$[1].content[1]", "Tool call 'c1' has no result after it"),)
     found = validate_transcript([assistant(call("c1")), result("c1", "cat")])
     assert found == (
         Diagnostic("TOOL_NAME_MISMATCH", 1, "$[1]", "Tool result names tool 'cat', but call 'c1' is to 'read'"),
@@ -142,26 +149,106 @@ def test_independent_problems_each_once_in_transcript_order() -> None:
 @pytest.mark.parametrize(
     ("value", "expected"),
     [
-        (None, Diagnostic("TRANSCRIPT_NOT_A_LIST", None, "$", "Expected a transcript (`list` or `tuple` of messages), got `NoneType`")),
-        ({"role": "user"}, Diagnostic("TRANSCRIPT_NOT_A_LIST", None, "$", "Expected a transcript (`list` or `tuple` of messages), got `dict`")),
-        ([[]], Diagnostic("MESSAGE_NOT_A_RECORD", 0, "$[0]", "Expected a message (`dict` or a message struct), got `list`")),
+        (
+            None,
+            Diagnostic(
+                "TRANSCRIPT_NOT_A_LIST",
+                None,
+                "$",
+                "Expected a transcript (`list` or `tuple` of messages), got `NoneType`",
+            ),
+        ),
+        (
+            {"role": "user"},
+            Diagnostic(
+                "TRANSCRIPT_NOT_A_LIST", None, "$", "Expected a transcript (`list` or `tuple` of messages), got `dict`"
+            ),
+        ),
+        (
+            [[]],
+            Diagnostic(
+                "MESSAGE_NOT_A_RECORD", 0, "$[0]", "Expected a message (`dict` or a message struct), got `list`"
+            ),
+        ),
         ([{"id": "x"}], Diagnostic("UNKNOWN_ROLE", 0, "$[0]", "Object missing required field `role`")),
-        ([{"role": "system", "id": "x"}], Diagnostic("UNKNOWN_ROLE", 0, "$[0].role", "Invalid role 'system'; expected one of `user`, `assistant`, `toolResult`")),
-        ([{"role": 1}], Diagnostic("UNKNOWN_ROLE", 0, "$[0].role", "Invalid role a `int`; expected one of `user`, `assistant`, `toolResult`")),
-        ([{"role": "user", "content": "x"}], Diagnostic("BAD_MESSAGE_ID", 0, "$[0]", "Object missing required field `id`")),
-        ([{"role": "user", "id": 3, "content": "x"}], Diagnostic("BAD_MESSAGE_ID", 0, "$[0].id", "Expected `str`, got `int`")),
-        ([{"role": "user", "id": "u", "content": ["x"]}], Diagnostic("BAD_CONTENT", 0, "$[0].content", "Expected `str`, got `list`")),
-        ([{"role": "assistant", "id": "a", "content": "x"}], Diagnostic("BAD_CONTENT", 0, "$[0].content", "Expected `list` of blocks, got `str`")),
-        ([assistant({"type": "image"})], Diagnostic("BAD_BLOCK", 0, "$[0].content[0].type", "Invalid type 'image'; expected one of `text`, `toolCall`")),
-        ([assistant({"type": "text", "text": 1})], Diagnostic("BAD_BLOCK", 0, "$[0].content[0].text", "Expected `str`, got `int`")),
-        ([assistant(cast("JsonRecord", "text"))], Diagnostic("BAD_BLOCK", 0, "$[0].content[0]", "Expected a block (`dict`), got `str`")),
-        ([assistant(call("", "n"))], Diagnostic("BAD_TOOL_CALL", 0, "$[0].content[0].id", "Expected a non-empty `str`, got `''`")),
-        ([assistant({"type": "toolCall", "id": "c", "name": "n"})], Diagnostic("BAD_TOOL_CALL", 0, "$[0].content[0]", "Object missing required field `arguments`")),
-        ([assistant(call("c", arguments=[1]))], Diagnostic("BAD_TOOL_ARGUMENTS", 0, "$[0].content[0].arguments", "Expected `dict`, got `list`")),
-        ([assistant(call("c", arguments={"a": {"b": float("-inf")}}))], Diagnostic("BAD_TOOL_ARGUMENTS", 0, "$[0].content[0].arguments.a.b", "Expected a finite number, got `-inf`")),
-        ([result("c", toolName=None)], Diagnostic("BAD_TOOL_RESULT_FIELD", 0, "$[0].toolName", "Expected `str`, got `NoneType`")),
-        ([{"role": "user", "id": "u", "content": "x", "name": "bob"}], Diagnostic("UNKNOWN_FIELD", 0, "$[0].name", "Object contains unknown field `name`")),
-        ([{"role": "user", "id": "u", "content": "x", 5: 1}], Diagnostic("UNKNOWN_FIELD", 0, "$[0]", "Expected object keys of type `str`, got `int`")),
+        (
+            [{"role": "system", "id": "x"}],
+            Diagnostic(
+                "UNKNOWN_ROLE",
+                0,
+                "$[0].role",
+                "Invalid role 'system'; expected one of `user`, `assistant`, `toolResult`",
+            ),
+        ),
+        (
+            [{"role": 1}],
+            Diagnostic(
+                "UNKNOWN_ROLE",
+                0,
+                "$[0].role",
+                "Invalid role a `int`; expected one of `user`, `assistant`, `toolResult`",
+            ),
+        ),
+        (
+            [{"role": "user", "content": "x"}],
+            Diagnostic("BAD_MESSAGE_ID", 0, "$[0]", "Object missing required field `id`"),
+        ),
+        (
+            [{"role": "user", "id": 3, "content": "x"}],
+            Diagnostic("BAD_MESSAGE_ID", 0, "$[0].id", "Expected `str`, got `int`"),
+        ),
+        (
+            [{"role": "user", "id": "u", "content": ["x"]}],
+            Diagnostic("BAD_CONTENT", 0, "$[0].content", "Expected `str`, got `list`"),
+        ),
+        (
+            [{"role": "assistant", "id": "a", "content": "x"}],
+            Diagnostic("BAD_CONTENT", 0, "$[0].content", "Expected `list` of blocks, got `str`"),
+        ),
+        (
+            [assistant({"type": "image"})],
+            Diagnostic(
+                "BAD_BLOCK", 0, "$[0].content[0].type", "Invalid type 'image'; expected one of `text`, `toolCall`"
+            ),
+        ),
+        (
+            [assistant({"type": "text", "text": 1})],
+            Diagnostic("BAD_BLOCK", 0, "$[0].content[0].text", "Expected `str`, got `int`"),
+        ),
+        (
+            [assistant(cast("JsonRecord", "text"))],
+            Diagnostic("BAD_BLOCK", 0, "$[0].content[0]", "Expected a block (`dict`), got `str`"),
+        ),
+        (
+            [assistant(call("", "n"))],
+            Diagnostic("BAD_TOOL_CALL", 0, "$[0].content[0].id", "Expected a non-empty `str`, got `''`"),
+        ),
+        (
+            [assistant({"type": "toolCall", "id": "c", "name": "n"})],
+            Diagnostic("BAD_TOOL_CALL", 0, "$[0].content[0]", "Object missing required field `arguments`"),
+        ),
+        (
+            [assistant(call("c", arguments=[1]))],
+            Diagnostic("BAD_TOOL_ARGUMENTS", 0, "$[0].content[0].arguments", "Expected `dict`, got `list`"),
+        ),
+        (
+            [assistant(call("c", arguments={"a": {"b": float("-inf")}}))],
+            Diagnostic(
+                "BAD_TOOL_ARGUMENTS", 0, "$[0].content[0].arguments.a.b", "Expected a finite number, got `-inf`"
+            ),
+        ),
+        (
+            [result("c", toolName=None)],
+            Diagnostic("BAD_TOOL_RESULT_FIELD", 0, "$[0].toolName", "Expected `str`, got `NoneType`"),
+        ),
+        (
+            [{"role": "user", "id": "u", "content": "x", "name": "bob"}],
+            Diagnostic("UNKNOWN_FIELD", 0, "$[0].name", "Object contains unknown field `name`"),
+        ),
+        (
+            [{"role": "user", "id": "u", "content": "x", 5: 1}],
+            Diagnostic("UNKNOWN_FIELD", 0, "$[0]", "Expected object keys of type `str`, got `int`"),
+        ),
     ],
 )
 def test_shape_diagnostics(value: object, expected: Diagnostic) -> None:
@@ -206,13 +293,17 @@ def test_structs_built_directly_are_checked_field_by_field() -> None:
         ("BAD_CONTENT", "$[1].content", "Expected `tuple` of blocks, got `list`"),
         ("BAD_BLOCK", "$[2].content[0]", "Expected a block (`TextBlock` or `ToolCall`), got `dict`"),
         ("BAD_TOOL_ARGUMENTS", "$[3].content[0].arguments", "Expected `msgspec.Raw`, got `dict`"),
-        ("BAD_TOOL_ARGUMENTS", "$[4].content[0].arguments", "Expected canonical compact JSON, as `tool_call()` writes it"),
+        (
+            "BAD_TOOL_ARGUMENTS",
+            "$[4].content[0].arguments",
+            "Expected canonical compact JSON, as `tool_call()` writes it",
+        ),
         ("BAD_TOOL_RESULT_FIELD", "$[5].isError", "Expected `bool`, got `int`"),
     ]
 
 
 def test_replacing_checked_arguments_is_noticed() -> None:
-    message = assistant_message(id="a", content=[call("c")])
+    message = loose(assistant_message)(id="a", content=[call("c")])
     block = message.content[0]
     msgspec.structs.force_setattr(block, "arguments_json", msgspec.Raw(b"[]"))
     assert codes([message]) == [("BAD_TOOL_ARGUMENTS", 0)]
@@ -221,7 +312,7 @@ def test_replacing_checked_arguments_is_noticed() -> None:
 def test_constructed_transcripts_validate_and_agree_with_their_json() -> None:
     transcript = (
         user_message(id="u", content="x"),
-        assistant_message(id="a", content=[call("c1", arguments={"deep": [[{"x": 1.5}]]})]),
+        loose(assistant_message)(id="a", content=[call("c1", arguments={"deep": [[{"x": 1.5}]]})]),
         tool_result_message(id="r", tool_call_id="c1", tool_name="read", content="y", is_error=True),
     )
     assert validate_transcript(transcript) == ()
@@ -284,7 +375,7 @@ class ListSub(list[object]):
 
 
 class DictSub(dict[str, object]):
-    def items(self) -> object:
+    def items(self) -> NoReturn:
         raise RuntimeError("items")
 
 
@@ -306,7 +397,7 @@ def deep_dict(levels: int) -> dict[str, object]:
     return value
 
 
-HOSTILE_TOPS = {
+HOSTILE_TOPS: dict[str, Callable[[], object]] = {
     "none": lambda: None,
     "int": lambda: 5,
     "bytes": lambda: b"[]",
@@ -326,7 +417,7 @@ def test_hostile_transcripts_give_diagnostics(kind: str) -> None:
     assert all(type(d) is Diagnostic for d in found)
 
 
-HOSTILE_MESSAGES = {
+HOSTILE_MESSAGES: dict[str, Callable[[], object]] = {
     "explosive message": lambda: [Explosive()],
     "liar message": lambda: [Liar()],
     "dict subclass message": lambda: [DictSub(user())],

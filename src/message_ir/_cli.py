@@ -10,9 +10,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 from collections.abc import Iterator, Sequence
-from typing import BinaryIO, Final, TextIO
+from typing import BinaryIO, Final
 
 import msgspec
 
@@ -23,6 +22,7 @@ from message_ir._jsonl import JsonlReader, decode_jsonl, encode_jsonl
 from message_ir._model import Message
 from message_ir._repair import Fix, repair_transcript
 from message_ir._schema import transcript_schema
+from message_ir._untyped import standard_streams
 
 EXIT_VALID: Final = 0
 EXIT_INVALID: Final = 1
@@ -35,10 +35,33 @@ class _Unreadable(Exception):
     """A file that cannot be read; reported with exit status 2."""
 
 
+class _Arguments(argparse.Namespace):
+    """The parsed command line, typed."""
+
+    command: str | None
+    paths: list[str]
+    example: list[str]
+    format: str
+    jsonl: bool
+    path: str
+    output: str | None
+
+
+class _FileReport(msgspec.Struct, frozen=True):
+    """One file's result in `validate --format json`."""
+
+    file: str
+    valid: bool
+    diagnostics: tuple[Diagnostic, ...]
+
+
+STDIN, STDOUT, STDERR = standard_streams()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (the console script exits with it)."""
     parser = _parser()
-    arguments = parser.parse_args(argv)
+    arguments = parser.parse_args(argv, namespace=_Arguments())
     try:
         if arguments.command == "validate":
             return _validate(parser, arguments)
@@ -52,16 +75,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(json.dumps(transcript_schema(), indent=2))
             return EXIT_VALID
     except _Unreadable as error:
-        print(f"message-ir: error: {error}", file=sys.stderr)
+        print(f"message-ir: error: {error}", file=STDERR)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         # The reader went away (`message-ir validate big.jsonl | head`): stop quietly.
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, STDOUT.fileno())
         return EXIT_INVALID
-    parser.print_help(sys.stderr)
+    parser.print_help(STDERR)
     return EXIT_USAGE
 
 
@@ -77,7 +100,9 @@ def _parser() -> argparse.ArgumentParser:
         description="Check transcripts; '-' reads standard input. Files ending in .jsonl are JSON Lines.",
     )
     validate.add_argument("paths", nargs="*", metavar="PATH", help="a transcript file, or - for standard input")
-    validate.add_argument("--example", action="append", default=[], metavar="NAME", help="check a shipped example")
+    validate.add_argument(
+        "--example", action="append", default=list[str](), metavar="NAME", help="check a shipped example"
+    )
     validate.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     validate.add_argument("--jsonl", action="store_true", help="read every input as JSON Lines")
 
@@ -99,9 +124,8 @@ def _is_jsonl(name: str, forced: bool) -> bool:
     return forced or name.endswith(".jsonl")
 
 
-def _validate(parser: argparse.ArgumentParser, arguments: argparse.Namespace) -> int:
-    paths: list[str] = arguments.paths
-    examples: list[str] = arguments.example
+def _validate(parser: argparse.ArgumentParser, arguments: _Arguments) -> int:
+    paths, examples = arguments.paths, arguments.example
     if not paths and not examples:
         parser.error("validate: give at least one PATH or --example NAME")
     results: list[tuple[str, tuple[Diagnostic, ...]]] = []
@@ -114,11 +138,8 @@ def _validate(parser: argparse.ArgumentParser, arguments: argparse.Namespace) ->
     for path in paths:
         results.append((path, _check_path(path, _is_jsonl(path, arguments.jsonl))))
     if arguments.format == "json":
-        report = [
-            {"file": name, "valid": not found, "diagnostics": [msgspec.to_builtins(d) for d in found]}
-            for name, found in results
-        ]
-        print(json.dumps(report, indent=2, ensure_ascii=False))
+        report = [_FileReport(name, not found, found) for name, found in results]
+        print(msgspec.json.format(msgspec.json.encode(report).decode(), indent=2))
     else:
         for name, found in results:
             if not found:
@@ -146,14 +167,14 @@ def _check_bytes(data: bytes, jsonl: bool) -> tuple[Diagnostic, ...]:
 
 def _check_path(path: str, jsonl: bool) -> tuple[Diagnostic, ...]:
     if path == "-":
-        return _check_bytes(sys.stdin.buffer.read(), jsonl)
+        return _check_bytes(STDIN.read(), jsonl)
     try:
         with open(path, "rb") as stream:
             size = os.fstat(stream.fileno()).st_size
-            progress = sys.stderr.isatty() and size > _PROGRESS_BYTES
+            progress = STDERR.isatty() and size > _PROGRESS_BYTES
             if not jsonl:
                 if progress:
-                    print(f"message-ir: checking {path} ({size / 1e6:.0f} MB)...", file=sys.stderr)
+                    print(f"message-ir: checking {path} ({size / 1e6:.0f} MB)...", file=STDERR)
                 return _check_bytes(stream.read(), jsonl=False)
             reader = JsonlReader(keep=False)
             for line in _lines(stream, path, progress):
@@ -166,17 +187,17 @@ def _check_path(path: str, jsonl: bool) -> tuple[Diagnostic, ...]:
 def _lines(stream: BinaryIO, path: str, progress: bool) -> Iterator[bytes]:
     """The lines of a JSON Lines file; with `progress`, a line count on the terminal."""
     count = 0
-    for count, line in enumerate(stream, start=1):  # noqa: B007  # count is used after the loop
+    for count, line in enumerate(stream, start=1):  # count is used after the loop
         if progress and count % _PROGRESS_EVERY == 0:
-            print(f"\rmessage-ir: {path}: {count:,} lines", end="", file=sys.stderr, flush=True)
+            print(f"\rmessage-ir: {path}: {count:,} lines", end="", file=STDERR, flush=True)
         yield line
     if progress and count >= _PROGRESS_EVERY:
-        print(f"\rmessage-ir: {path}: {count:,} lines, done", file=sys.stderr)
+        print(f"\rmessage-ir: {path}: {count:,} lines, done", file=STDERR)
 
 
 def _read(path: str) -> bytes:
     if path == "-":
-        return sys.stdin.buffer.read()
+        return STDIN.read()
     try:
         with open(path, "rb") as stream:
             return stream.read()
@@ -184,9 +205,8 @@ def _read(path: str) -> bytes:
         raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
 
 
-def _repair(arguments: argparse.Namespace) -> int:
-    path: str = arguments.path
-    output: str | None = arguments.output
+def _repair(arguments: _Arguments) -> int:
+    path, output = arguments.path, arguments.output
     jsonl = _is_jsonl(path, arguments.jsonl)
     data = _read(path)
     try:
@@ -194,11 +214,11 @@ def _repair(arguments: argparse.Namespace) -> int:
         repaired = repair_transcript(messages)
     except TranscriptError as error:
         for diagnostic in error.diagnostics:
-            print(_diagnostic_line(path, diagnostic), file=sys.stderr)
-        print(f"message-ir: {path}: not repaired: repair fixes linkage only", file=sys.stderr)
+            print(_diagnostic_line(path, diagnostic), file=STDERR)
+        print(f"message-ir: {path}: not repaired: repair fixes linkage only", file=STDERR)
         return EXIT_INVALID
     for fix in repaired.fixes:
-        print(_fix_line(path, fix), file=sys.stderr)
+        print(_fix_line(path, fix), file=STDERR)
     out_jsonl = _is_jsonl(output, arguments.jsonl) if output else jsonl
     encoded = encode_jsonl(repaired.messages) if out_jsonl else encode_transcript(repaired.messages) + b"\n"
     _write(output, encoded)
@@ -217,10 +237,9 @@ def _decode_shape_only(data: bytes, jsonl: bool) -> tuple[Message, ...]:
 
 def _write(output: str | None, data: bytes) -> None:
     if output is None or output == "-":
-        stream: TextIO = sys.stdout
-        stream.flush()
-        stream.buffer.write(data)
-        stream.buffer.flush()
+        STDOUT.flush()
+        STDOUT.buffer.write(data)
+        STDOUT.buffer.flush()
         return
     try:
         with open(output, "wb") as target:

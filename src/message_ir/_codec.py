@@ -18,7 +18,6 @@ so does a message or block whose `role` or `type` key appears twice with differe
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from typing import Final
@@ -31,6 +30,7 @@ from message_ir._linkage import LinkEvent
 from message_ir._linkage import check_linkage as link_diagnostics
 from message_ir._model import AssistantMessage, Message, ToolCall, ToolResultMessage, mark_checked
 from message_ir._shape import ShapeCheck
+from message_ir._untyped import encode_json, force_setattr, loads
 from message_ir._validate import validate_transcript
 
 PARSE_DEPTH: Final = 512
@@ -41,8 +41,6 @@ explain moderately deep text precisely, and the bound keeps the parser's recursi
 """
 
 _transcript_decoder: Final = msgspec.json.Decoder(list[Message])
-_encode: Final = msgspec.json.Encoder().encode
-_force_setattr: Final = msgspec.structs.force_setattr
 _MSGSPEC_PATH: Final = re.compile(r" - at `(\$[^`]*)`$")
 _MSGSPEC_INDEX: Final = re.compile(r"\$\[(\d+)\]")
 
@@ -58,7 +56,7 @@ def encode_transcript(messages: Sequence[Message]) -> bytes:
     check.transcript(messages)
     if check.diagnostics:
         raise TranscriptError(tuple(check.diagnostics))
-    return _encode(messages)
+    return encode_json(messages)
 
 
 def decode_transcript(data: bytes | str, *, check_linkage: bool = True) -> tuple[Message, ...]:
@@ -96,7 +94,7 @@ def accept_decoded(index: int, message: Message, events: list[LinkEvent]) -> boo
                 canonical, _ = canonical_object_bytes(block.arguments_json)
                 if canonical is None:
                     return False
-                _force_setattr(block, "arguments_json", msgspec.Raw(canonical))
+                force_setattr(block, "arguments_json", msgspec.Raw(canonical))
                 mark_checked(block)
                 events.append(LinkEvent(True, index, block_index, block.id, block.name, True))
     elif type(message) is ToolResultMessage:
@@ -119,7 +117,7 @@ def parse_json(data: bytes | str) -> tuple[object, Diagnostic | None]:
     if depth_exceeds(raw, PARSE_DEPTH):
         return None, Diagnostic("JSON_TOO_DEEP", None, "$", f"JSON nested deeper than {PARSE_DEPTH} levels")
     try:
-        return json.loads(text), None
+        return loads(text), None
     except RecursionError:
         return None, Diagnostic("JSON_TOO_DEEP", None, "$", "JSON nested too deeply to parse")
     except ValueError as error:  # JSONDecodeError, and int too large to convert

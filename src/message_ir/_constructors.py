@@ -8,10 +8,10 @@ subclass of a builtin is refused by its type before it is iterated, hashed or co
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Final, Literal, NoReturn, Union
+from typing import Literal, NoReturn, TypeAlias
 
 import msgspec
-from typing_extensions import TypeAlias, TypedDict
+from typing_extensions import TypedDict
 
 from message_ir._errors import ConstructionError
 from message_ir._field_rules import (
@@ -39,8 +39,7 @@ from message_ir._model import (
     is_marked_checked,
 )
 from message_ir._paths import PathSegment, join_path
-
-_encode: Final = msgspec.json.Encoder().encode
+from message_ir._untyped import encode_json, exact_dict_items, exact_sequence_items
 
 
 class TextBlockInput(TypedDict):
@@ -59,7 +58,7 @@ class ToolCallInput(TypedDict):
     arguments: Mapping[str, JsonInput]
 
 
-BlockInput: TypeAlias = Union[TextBlockInput, ToolCallInput, TextBlock, ToolCall]
+BlockInput: TypeAlias = TextBlockInput | ToolCallInput | TextBlock | ToolCall
 """What `assistant_message` takes as one block."""
 
 
@@ -89,9 +88,7 @@ def tool_result_message(
     _check(function, ("toolName",), identifier_problem(tool_name))
     _check(function, ("content",), text_problem(content))
     _check(function, ("isError",), bool_problem(is_error))
-    return ToolResultMessage(
-        id=id, tool_call_id=tool_call_id, tool_name=tool_name, content=content, is_error=is_error
-    )
+    return ToolResultMessage(id=id, tool_call_id=tool_call_id, tool_name=tool_name, content=content, is_error=is_error)
 
 
 def text_block(*, text: str) -> TextBlock:
@@ -114,9 +111,10 @@ def assistant_message(*, id: str, content: Sequence[BlockInput]) -> AssistantMes
     """
     function = "assistant_message"
     _check(function, ("id",), identifier_problem(id))
-    if type(content) is not list and type(content) is not tuple:
+    elements = exact_sequence_items(content)
+    if elements is None:
         _fail(function, ("content",), f"Expected `list` or `tuple` of blocks, got `{type_name(content)}`")
-    blocks = [_block(function, index, block) for index, block in enumerate(list(content))]
+    blocks = [_block(function, index, block) for index, block in enumerate(elements)]
     return AssistantMessage(id=id, content=tuple(blocks))
 
 
@@ -127,10 +125,11 @@ def _block(function: str, index: int, block: object) -> AssistantBlock:
         return block
     if type(block) is ToolCall:
         return _existing_tool_call(function, where, block)
-    if type(block) is not dict:
+    items = exact_dict_items(block)
+    if items is None:
         _fail(function, where, f"Expected a block (`dict`, `TextBlock` or `ToolCall`), got `{type_name(block)}`")
     fields: dict[str, object] = {}
-    for key, value in list(block.items()):
+    for key, value in items:
         if type(key) is not str or key not in ("type", "text", "id", "name", "arguments"):
             _fail(function, where, unknown_field(key))
         fields[key] = value
@@ -159,18 +158,17 @@ def _block(function: str, index: int, block: object) -> AssistantBlock:
     _fail(function, (*where, "type"), f"Invalid block type {block_type!r}; expected `text` or `toolCall`")
 
 
-def _tool_call(
-    function: str, where: tuple[PathSegment, ...], id: object, name: object, arguments: object
-) -> ToolCall:
+def _tool_call(function: str, where: tuple[PathSegment, ...], id: object, name: object, arguments: object) -> ToolCall:
     _check(function, (*where, "id"), identifier_problem(id))
     _check(function, (*where, "name"), identifier_problem(name))
-    assert type(id) is str and type(name) is str  # checked just above
+    assert type(id) is str  # checked just above
+    assert type(name) is str
     if type(arguments) is not dict and type(arguments) is not FrozenJsonObject:
         _fail(function, (*where, "arguments"), f"Expected `dict`, got `{type_name(arguments)}`")
     problem, copy = check_json_tree(arguments, copy=True)
     if problem is not None:
         _fail(function, (*where, "arguments", *problem.segments), problem.message)
-    return checked_tool_call(id, name, msgspec.Raw(_encode(copy)))
+    return checked_tool_call(id, name, msgspec.Raw(encode_json(copy)))
 
 
 def _existing_tool_call(function: str, where: tuple[PathSegment, ...], call: ToolCall) -> ToolCall:
@@ -184,7 +182,8 @@ def _existing_tool_call(function: str, where: tuple[PathSegment, ...], call: Too
     canonical, problem = canonical_object_bytes(arguments_json)
     if canonical is None:
         _fail(function, (*where, "arguments"), problem or "Invalid arguments")
-    assert type(call_id) is str and type(name) is str  # checked above
+    assert type(call_id) is str  # checked above
+    assert type(name) is str
     return checked_tool_call(call_id, name, msgspec.Raw(canonical))
 
 

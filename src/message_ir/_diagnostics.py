@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import Literal, TypeAlias
 
 import msgspec
-from typing_extensions import TypeAlias
+
+from message_ir._untyped import literal_strings
 
 ShapeCode: TypeAlias = Literal[
     "TRANSCRIPT_NOT_A_LIST",
@@ -32,7 +33,7 @@ LinkageCode: TypeAlias = Literal[
 ]
 """Codes for well-formed messages whose tool calls and results do not pair up (spec §5)."""
 
-LINKAGE_CODES: frozenset[str] = frozenset(get_args(LinkageCode))
+LINKAGE_CODES: frozenset[str] = literal_strings(LinkageCode)
 """The linkage codes as a set, to tell linkage diagnostics from the rest."""
 
 BoundaryCode: TypeAlias = Literal["INVALID_JSON", "JSON_TOO_DEEP", "DUPLICATE_KEY"]

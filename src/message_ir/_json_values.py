@@ -23,23 +23,21 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Final, NamedTuple, Union, final
+from typing import Final, NamedTuple, TypeAlias, Union, final
 
 import msgspec
-from typing_extensions import TypeAlias
 
 from message_ir._limits import MAX_DEPTH
 from message_ir._paths import PathSegment
+from message_ir._untyped import decode_json, encode_json, exact_dict_items, exact_sequence_items
 
-JsonValue: TypeAlias = Union[str, int, float, bool, None, tuple["JsonValue", ...], "FrozenJsonObject"]
+JsonValue: TypeAlias = Union[str, int, float, bool, tuple["JsonValue", ...], "FrozenJsonObject", None]
 """A JSON value as it is held inside a message: arrays are tuples, objects are read-only."""
 
-JsonData: TypeAlias = Union[str, int, float, bool, None, list["JsonData"], dict[str, "JsonData"]]
+JsonData: TypeAlias = str | int | float | bool | list["JsonData"] | dict[str, "JsonData"] | None
 """A JSON value as `json.loads` returns it."""
 
-JsonInput: TypeAlias = Union[
-    str, int, float, bool, None, Sequence["JsonInput"], Mapping[str, "JsonInput"]
-]
+JsonInput: TypeAlias = str | int | float | bool | Sequence["JsonInput"] | Mapping[str, "JsonInput"] | None
 """What the constructors take as a JSON value.
 
 Statically any `Sequence` or `Mapping`; at run time only exact `list`, `tuple` and `dict`
@@ -52,8 +50,9 @@ class FrozenJsonObject(Mapping[str, JsonValue]):
     """A read-only JSON object: the `arguments` of a tool call, and every object inside them.
 
     It is a `Mapping` (not a `dict` subclass), so `obj[key] = value`, `del obj[key]` and
-    every other mutation raise `TypeError`. It keeps key order, compares equal to any mapping
-    with the same items, and hashes by value. Instances come from the package only.
+    every other mutation raise `TypeError`. It keeps key order, compares equal to another
+    `FrozenJsonObject` or a `dict` with the same items, and hashes by value. Instances come
+    from the package only.
     """
 
     __slots__ = ("_items",)
@@ -87,8 +86,9 @@ class FrozenJsonObject(Mapping[str, JsonValue]):
     def __eq__(self, other: object) -> bool:
         if type(other) is FrozenJsonObject:
             return self._items == other._items
-        if isinstance(other, Mapping):
-            return self._items == dict(other.items())
+        items = exact_dict_items(other)
+        if items is not None:
+            return self._items == dict(items)
         return NotImplemented
 
     def __hash__(self) -> int:
@@ -99,17 +99,16 @@ class FrozenJsonObject(Mapping[str, JsonValue]):
 
     def thaw(self) -> dict[str, JsonData]:
         """A fresh, mutable deep copy with `dict`s and `list`s, as `json.loads` would give."""
-        thawed = msgspec.json.decode(msgspec.json.encode(_plain(self)))
-        assert type(thawed) is dict  # an object encodes and decodes as an object
-        return thawed
+        return {key: _thaw(value) for key, value in self._items.items()}
 
 
-def _plain(value: JsonValue) -> object:
-    """A structure msgspec can encode (the frozen view is not one); depth is bounded."""
+def _thaw(value: JsonValue) -> JsonData:
+    """A mutable deep copy of a frozen value (whose depth is bounded by `MAX_DEPTH`)."""
     if type(value) is FrozenJsonObject:
-        return {key: _plain(item) for key, item in value._items.items()}
+        return value.thaw()
     if type(value) is tuple:
-        return [_plain(item) for item in value]
+        return [_thaw(item) for item in value]
+    assert not isinstance(value, (tuple, FrozenJsonObject))  # narrowed: a scalar
     return value
 
 
@@ -119,11 +118,12 @@ def freeze_decoded(value: object) -> JsonValue:
     The input is trusted (it came out of `msgspec.json.decode` of text that
     `canonical_object_bytes` accepted), so its depth is at most `MAX_DEPTH`.
     """
-    if type(value) is dict:
-        return FrozenJsonObject._wrap({key: freeze_decoded(item) for key, item in value.items()})
-    if type(value) is list:
-        return tuple(freeze_decoded(item) for item in value)
-    return value  # type: ignore[return-value]  # a decoded scalar: str, int, float, bool or None
+    if type(value) is str or type(value) is int or type(value) is float or type(value) is bool or value is None:
+        return value
+    items = exact_dict_items(value)
+    if items is not None:
+        return FrozenJsonObject._wrap({str(key): freeze_decoded(item) for key, item in items})
+    return tuple([freeze_decoded(item) for item in exact_sequence_items(value) or ()])
 
 
 class JsonProblem(NamedTuple):
@@ -149,7 +149,7 @@ def type_name(value: object) -> str:
 
 
 class _Frame(NamedTuple):
-    items: list[tuple[PathSegment, object]]  # listed once, when the frame is pushed
+    items: list[tuple[object, object]]  # (key or index, value), listed once when pushed
     position: list[int]  # a one-element cell: the next item to look at
     output: dict[str, object] | list[object] | None
     segment: PathSegment  # the key or index that led here from the parent
@@ -162,18 +162,18 @@ def _frame(container: object, segment: PathSegment, copy: bool) -> _Frame | None
 
     Only exact builtins and the package's own view are listed: nothing the caller wrote runs.
     """
-    items: list[tuple[PathSegment, object]]
+    items: list[tuple[object, object]]
     output: dict[str, object] | list[object] | None
-    if type(container) is dict:
-        items = list(container.items())
+    if type(container) is FrozenJsonObject:
+        items = [(key, value) for key, value in container._items.items()]
         output = {} if copy else None
         is_object = True
-    elif type(container) is FrozenJsonObject:
-        items = list(container._items.items())
+    elif (dict_items := exact_dict_items(container)) is not None:
+        items = dict_items
         output = {} if copy else None
         is_object = True
-    elif type(container) is list or type(container) is tuple:
-        items = list(enumerate(container))
+    elif (elements := exact_sequence_items(container)) is not None:
+        items = [(index, element) for index, element in enumerate(elements)]
         output = [] if copy else None
         is_object = False
     else:
@@ -181,9 +181,7 @@ def _frame(container: object, segment: PathSegment, copy: bool) -> _Frame | None
     return _Frame(items, [0], output, segment, id(container), is_object)
 
 
-def check_json_tree(
-    root: object, *, copy: bool
-) -> tuple[JsonProblem | None, dict[str, object] | list[object] | None]:
+def check_json_tree(root: object, *, copy: bool) -> tuple[JsonProblem | None, dict[str, object] | list[object] | None]:
     """Check `root`, which should be a `dict`, `list`, `tuple` or `FrozenJsonObject`.
 
     Returns `(problem, None)` for the first problem in depth-first order, or `(None, copy)`
@@ -209,38 +207,39 @@ def check_json_tree(
             continue
         frame.position[0] = position + 1
         key, value = frame.items[position]
-        if frame.is_object:
-            if type(key) is not str:
-                return problem(None, f"Expected object keys of type `str`, got `{type_name(key)}`")
+        segment: PathSegment
+        if type(key) is str:
             key_problem = str_problem(key)
             if key_problem is not None:
                 return problem(None, f"Object key: {key_problem}")
+            segment = key
+        elif frame.is_object:
+            return problem(None, f"Expected object keys of type `str`, got `{type_name(key)}`")
+        else:
+            segment = position  # arrays are listed as (index, element) pairs
         if type(value) is str:
             value_problem = str_problem(value)
             if value_problem is not None:
-                return problem(key, value_problem)
+                return problem(segment, value_problem)
         elif type(value) is float:
             if not isfinite(value):
-                return problem(key, f"Expected a finite number, got `{value!r}`")
+                return problem(segment, f"Expected a finite number, got `{value!r}`")
         elif type(value) is int or type(value) is bool or value is None:
             pass
         else:
-            if id(value) in active:
-                child = None
-            else:
-                child = _frame(value, key, copy)
-                if child is None:
-                    return problem(key, f"Expected a JSON value, got `{type_name(value)}`")
+            child = None if id(value) in active else _frame(value, segment, copy)
             if child is None:
-                return problem(key, "Circular reference: a container holds itself")
+                if id(value) in active:
+                    return problem(segment, "Circular reference: a container holds itself")
+                return problem(segment, f"Expected a JSON value, got `{type_name(value)}`")
             if len(stack) >= MAX_DEPTH:
-                return problem(key, f"Nesting deeper than {MAX_DEPTH} levels")
+                return problem(segment, f"Nesting deeper than {MAX_DEPTH} levels")
             stack.append(child)
             active.add(child.container_id)
             value = child.output
         output = frame.output
         if type(output) is dict:
-            output[key] = value  # type: ignore[index]  # object frames have str keys, checked above
+            output[str(segment)] = value  # object frames have str segments, checked above
         elif type(output) is list:
             output.append(value)
     return None, first.output
@@ -267,19 +266,15 @@ def depth_exceeds(text: bytes, limit: int = MAX_DEPTH) -> bool:
     return True
 
 
-_decode_any: Final = msgspec.json.Decoder().decode
-_encode: Final = msgspec.json.Encoder().encode
-
-
 def canonical_object_bytes(text: bytes | memoryview) -> tuple[bytes | None, str | None]:
     """`(canonical bytes, None)` for JSON text holding a valid object, else `(None, problem)`."""
     raw = bytes(text)
     if depth_exceeds(raw):
         return None, f"Nesting deeper than {MAX_DEPTH} levels"
     try:
-        value = _decode_any(raw)
+        value = decode_json(raw)
     except (msgspec.DecodeError, RecursionError) as error:  # ValidationError is a DecodeError
         return None, f"Invalid JSON: {error}"
     if type(value) is not dict:
         return None, f"Expected `dict`, got `{type_name(value)}`"
-    return _encode(value), None
+    return encode_json(value), None

@@ -21,10 +21,10 @@ from message_ir._diagnostics import Diagnostic, TranscriptError
 from message_ir._linkage import check_linkage as link_diagnostics
 from message_ir._model import Message
 from message_ir._shape import ShapeCheck
+from message_ir._untyped import encode_json
 from message_ir._validate import _message_order
 
 _message_decoder: Final = msgspec.json.Decoder(Message)
-_encode: Final = msgspec.json.Encoder().encode
 
 
 def encode_jsonl(messages: Sequence[Message]) -> bytes:
@@ -36,7 +36,7 @@ def encode_jsonl(messages: Sequence[Message]) -> bytes:
     check.transcript(messages)
     if check.diagnostics:
         raise TranscriptError(tuple(check.diagnostics))
-    return b"".join([_encode(message) + b"\n" for message in messages])
+    return b"".join([encode_json(message) + b"\n" for message in messages])
 
 
 class JsonlReader:

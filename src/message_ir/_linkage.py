@@ -103,8 +103,7 @@ def check_linkage(events: list[LinkEvent]) -> list[Diagnostic]:
                         "TOOL_RESULT_BEFORE_CALL",
                         event.message_index,
                         event.path,
-                        f"Tool result answers {call_id!r}, whose call comes later, in message "
-                        f"{call.message_index}",
+                        f"Tool result answers {call_id!r}, whose call comes later, in message {call.message_index}",
                     )
                 )
             continue

@@ -13,12 +13,13 @@ that text on first use and kept.
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal, Union
+from typing import Annotated, ClassVar, Literal, TypeAlias
 
 import msgspec
-from typing_extensions import TypeAlias, TypedDict
+from typing_extensions import TypedDict
 
 from message_ir._json_values import FrozenJsonObject, JsonData, freeze_decoded
+from message_ir._untyped import decode_json, instance_dict
 
 NonEmptyStr: TypeAlias = Annotated[str, msgspec.Meta(min_length=1)]
 """An ID or a name: msgspec refuses an empty one while decoding."""
@@ -34,9 +35,7 @@ class TextBlock(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fals
     type: ClassVar[Literal["text"]] = "text"
 
 
-class ToolCall(
-    msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True, tag="toolCall", tag_field="type"
-):
+class ToolCall(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True, tag="toolCall", tag_field="type"):
     """A call of a tool by the assistant.
 
     Build one with `tool_call()` or as a dict block given to `assistant_message()`. Calling
@@ -53,13 +52,14 @@ class ToolCall(
     @property
     def arguments(self) -> FrozenJsonObject:
         """The arguments as a read-only mapping (arrays inside are tuples)."""
-        cached = self.__dict__.get(_VIEW_KEY)
+        namespace = instance_dict(self)
+        cached = namespace.get(_VIEW_KEY)
         if type(cached) is FrozenJsonObject:
             return cached
-        view = freeze_decoded(msgspec.json.decode(self.arguments_json))
+        view = freeze_decoded(decode_json(self.arguments_json))
         if type(view) is not FrozenJsonObject:
             raise TypeError(f"ToolCall.arguments_json does not hold a JSON object: {view!r}")
-        self.__dict__[_VIEW_KEY] = view
+        namespace[_VIEW_KEY] = view
         return view
 
     def __hash__(self) -> int:
@@ -77,21 +77,21 @@ def checked_tool_call(id: str, name: str, arguments_json: msgspec.Raw) -> ToolCa
     checks the arguments text again.
     """
     call = ToolCall(id=id, name=name, arguments_json=arguments_json)
-    call.__dict__[_CHECKED_KEY] = arguments_json
+    instance_dict(call)[_CHECKED_KEY] = arguments_json
     return call
 
 
 def mark_checked(call: ToolCall) -> None:
     """Mark a decoded call whose fields and arguments text have been checked."""
-    call.__dict__[_CHECKED_KEY] = call.arguments_json
+    instance_dict(call)[_CHECKED_KEY] = call.arguments_json
 
 
 def is_marked_checked(call: ToolCall) -> bool:
     """Whether `call` was made by the package and its arguments text is unchanged since."""
-    return call.__dict__.get(_CHECKED_KEY) is call.arguments_json
+    return instance_dict(call).get(_CHECKED_KEY) is call.arguments_json
 
 
-AssistantBlock: TypeAlias = Union[TextBlock, ToolCall]
+AssistantBlock: TypeAlias = TextBlock | ToolCall
 """A block of an assistant message's content."""
 
 
@@ -132,7 +132,7 @@ class ToolResultMessage(
     role: ClassVar[Literal["toolResult"]] = "toolResult"
 
 
-Message: TypeAlias = Union[UserMessage, AssistantMessage, ToolResultMessage]
+Message: TypeAlias = UserMessage | AssistantMessage | ToolResultMessage
 """Any message of the IR."""
 
 
@@ -152,7 +152,7 @@ class ToolCallJson(TypedDict):
     arguments: dict[str, JsonData]
 
 
-AssistantBlockJson: TypeAlias = Union[TextBlockJson, ToolCallJson]
+AssistantBlockJson: TypeAlias = TextBlockJson | ToolCallJson
 """The JSON shape of an assistant block."""
 
 
@@ -172,18 +172,16 @@ class AssistantMessageJson(TypedDict):
     content: list[AssistantBlockJson]
 
 
-ToolResultMessageJson = TypedDict(
-    "ToolResultMessageJson",
-    {
-        "id": str,
-        "role": Literal["toolResult"],
-        "toolCallId": str,
-        "toolName": str,
-        "content": str,
-        "isError": bool,
-    },
-)
+class ToolResultMessageJson(TypedDict):
+    id: str
+    role: Literal["toolResult"]
+    toolCallId: str
+    toolName: str
+    content: str
+    isError: bool
+
+
 """The JSON shape of a `ToolResultMessage` (camelCase keys, as on the wire)."""
 
-MessageJson: TypeAlias = Union[UserMessageJson, AssistantMessageJson, ToolResultMessageJson]
+MessageJson: TypeAlias = UserMessageJson | AssistantMessageJson | ToolResultMessageJson
 """The JSON shape of any message."""

@@ -26,15 +26,15 @@ Repair is idempotent: its output has no fixes to make but the same `unrepaired` 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, Literal
+from typing import Final, Literal, TypeAlias
 
 import msgspec
-from typing_extensions import TypeAlias
 
 from message_ir._diagnostics import Diagnostic, LinkageCode, TranscriptError
 from message_ir._json_values import type_name
 from message_ir._model import AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage
 from message_ir._shape import ShapeCheck
+from message_ir._untyped import exact_sequence_items
 
 FixAction: TypeAlias = Literal["inserted_result", "dropped_result", "moved_result", "renamed_tool", "unrepaired"]
 """What a `Fix` did."""
@@ -104,7 +104,13 @@ def repair_transcript(
         call_id = message.tool_call_id
         if call_id not in calls:
             fixes.append(
-                Fix("ORPHAN_TOOL_RESULT", index, "dropped_result", f"Dropped the result for unknown call {call_id!r}", message)
+                Fix(
+                    "ORPHAN_TOOL_RESULT",
+                    index,
+                    "dropped_result",
+                    f"Dropped the result for unknown call {call_id!r}",
+                    message,
+                )
             )
             kept.append(None)
             continue
@@ -114,7 +120,13 @@ def repair_transcript(
         call_index, call = calls[call_id]
         if call_id in answer:
             fixes.append(
-                Fix("DUPLICATE_TOOL_RESULT", index, "dropped_result", f"Dropped a second result for {call_id!r}", message)
+                Fix(
+                    "DUPLICATE_TOOL_RESULT",
+                    index,
+                    "dropped_result",
+                    f"Dropped a second result for {call_id!r}",
+                    message,
+                )
             )
             kept.append(None)
             continue
@@ -140,16 +152,18 @@ def repair_transcript(
                     f"Renamed the result's tool from {message.tool_name!r} to {call.name!r}",
                 )
             )
-            message = msgspec.structs.replace(message, tool_name=call.name)
+            renamed = msgspec.structs.replace(message, tool_name=call.name)
             if call_id not in early:
-                kept[-1] = message
-        answer[call_id] = message
+                kept[-1] = renamed
+            answer[call_id] = renamed
+        else:
+            answer[call_id] = message
 
     output: list[Message] = []
     pending: list[ToolCall] = []  # calls of the assistant messages since the last boundary
-    for index, message in enumerate([*kept, None]):
-        at_end = index == len(kept)
-        if at_end or type(message) is UserMessage or type(message) is AssistantMessage:
+    for position, entry in enumerate([*kept, None]):
+        at_end = position == len(kept)
+        if at_end or type(entry) is UserMessage or type(entry) is AssistantMessage:
             for call in pending:
                 if call.id in early:
                     output.append(answer[call.id])
@@ -164,13 +178,11 @@ def repair_transcript(
                         )
                     )
             pending = []
-        if message is None:
+        if entry is None:
             continue
-        if type(message) is AssistantMessage:
-            pending.extend(
-                block for block in message.content if type(block) is ToolCall and calls[block.id][1] is block
-            )
-        output.append(message)
+        if type(entry) is AssistantMessage:
+            pending.extend(block for block in entry.content if type(block) is ToolCall and calls[block.id][1] is block)
+        output.append(entry)
     fixes.sort(key=lambda fix: fix.message_index)
     return Repair(messages=tuple(output), fixes=tuple(fixes))
 
@@ -181,13 +193,13 @@ def _well_formed(messages: object) -> list[Message]:
     check.transcript(messages)
     if check.diagnostics:
         raise TranscriptError(tuple(check.diagnostics))
-    assert type(messages) is list or type(messages) is tuple  # the shape check said so
     given: list[Message] = []
-    for index, message in enumerate(messages):
-        if type(message) is dict:
+    for index, message in enumerate(exact_sequence_items(messages) or ()):
+        if type(message) is UserMessage or type(message) is AssistantMessage or type(message) is ToolResultMessage:
+            given.append(message)
+        else:  # a JSON-form dict, which the shape check accepts but repair does not
             problem = "Expected a message struct, got `dict`; decode JSON with decode_transcript(check_linkage=False)"
             raise TranscriptError((Diagnostic("MESSAGE_NOT_A_RECORD", index, f"$[{index}]", problem),))
-        given.append(message)
     return given
 
 

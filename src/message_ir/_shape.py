@@ -19,10 +19,9 @@ a message with an unreadable role gives one and nothing else. Alongside, it reco
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
+from typing import Final, TypeAlias
 
 import msgspec
-from typing_extensions import TypeAlias
 
 from message_ir._diagnostics import Diagnostic, DiagnosticCode
 from message_ir._field_rules import (
@@ -43,6 +42,7 @@ from message_ir._model import (
     is_marked_checked,
 )
 from message_ir._paths import format_segment, join_path
+from message_ir._untyped import exact_dict_items, exact_sequence_items
 
 _MISSING: Final = object()  # the field is absent from a JSON-form record
 _UNSET: Final = object()  # the struct field is unset; already reported as UNREADABLE_VALUE
@@ -84,7 +84,7 @@ class ShapeCheck:
                 f"Expected a transcript (`list` or `tuple` of messages), got `{type_name(value)}`",
             )
             return
-        for index, message in enumerate(list(value)):
+        for index, message in enumerate(exact_sequence_items(value) or ()):
             self.checked_message(index, message)
 
     def checked_message(self, index: int, message: object) -> None:
@@ -102,8 +102,9 @@ class ShapeCheck:
     def message(self, index: int, message: object) -> None:
         path = f"$[{index}]"
         bad_keys = False
-        if type(message) is dict:
-            record = self.record_fields(index, path, message, "role", _ROLE_FIELDS, "UNKNOWN_ROLE")
+        items = exact_dict_items(message)
+        if items is not None:
+            record = self.record_fields(index, path, items, "role", _ROLE_FIELDS, "UNKNOWN_ROLE")
             if record is None:
                 return
             fields, bad_keys = record
@@ -138,7 +139,8 @@ class ShapeCheck:
             error_ok = self.field(index, path, fields, "isError", "BAD_TOOL_RESULT_FIELD", bool_problem)
             if call_id_ok:
                 call_id, tool_name = fields["toolCallId"], fields["toolName"] if name_ok else ""
-                assert type(call_id) is str and type(tool_name) is str  # checked by field()
+                assert type(call_id) is str  # checked by field()
+                assert type(tool_name) is str
                 well_formed = id_ok and content_ok and name_ok and error_ok and not bad_keys
                 self.events.append(LinkEvent(False, index, -1, call_id, tool_name, well_formed))
 
@@ -146,7 +148,7 @@ class ShapeCheck:
         self,
         index: int,
         path: str,
-        record: dict[object, object],
+        items: list[tuple[object, object]],
         tag: str,
         known: dict[str, tuple[str, ...]],
         tag_code: DiagnosticCode,
@@ -159,7 +161,7 @@ class ShapeCheck:
         """
         fields: dict[str, object] = {}
         odd_keys: list[object] = []
-        for key, value in list(record.items()):
+        for key, value in items:
             if type(key) is str:
                 fields[key] = value
             else:
@@ -171,7 +173,9 @@ class ShapeCheck:
         if type(tag_value) is not str or tag_value not in known:
             choices = ", ".join(f"`{name}`" for name in known)
             shown = repr(tag_value) if type(tag_value) is str else f"a `{type_name(tag_value)}`"
-            self.report(tag_code, index, path + format_segment(tag), f"Invalid {tag} {shown}; expected one of {choices}")
+            self.report(
+                tag_code, index, path + format_segment(tag), f"Invalid {tag} {shown}; expected one of {choices}"
+            )
             return None
         allowed = known[tag_value]
         for key in odd_keys:
@@ -185,12 +189,14 @@ class ShapeCheck:
         """The fields of an exact package struct by wire name; unset ones are reported."""
         fields: dict[str, object] = {}
         for wire_name in names:
-            if wire_name == "role" or wire_name == "type":
+            if wire_name in {"role", "type"}:
                 continue  # the tag is the struct's type
             attribute = _ATTRIBUTE_NAMES.get(wire_name, wire_name)
             value = getattr(struct, attribute, _MISSING)  # a slot of an exact package struct
             if value is _MISSING:
-                self.report("UNREADABLE_VALUE", index, path + format_segment(wire_name), f"Field `{attribute}` is unset")
+                self.report(
+                    "UNREADABLE_VALUE", index, path + format_segment(wire_name), f"Field `{attribute}` is unset"
+                )
                 value = _UNSET
             fields[wire_name] = value
         return fields
@@ -224,11 +230,12 @@ class ShapeCheck:
         if content is _MISSING:
             self.report("BAD_CONTENT", index, path, missing_field("content"))
             return
-        if type(content) is tuple or (type(content) is list and not structs):
-            blocks: list[object] = list(content)
-        else:
+        blocks = exact_sequence_items(content) if type(content) is tuple or not structs else None
+        if blocks is None:
             expected = "`tuple`" if structs else "`list`"
-            self.report("BAD_CONTENT", index, content_path, f"Expected {expected} of blocks, got `{type_name(content)}`")
+            self.report(
+                "BAD_CONTENT", index, content_path, f"Expected {expected} of blocks, got `{type_name(content)}`"
+            )
             return
         for block_index, block in enumerate(blocks):
             block_path = f"{content_path}[{block_index}]"
@@ -238,10 +245,11 @@ class ShapeCheck:
                 self.json_block(index, block_index, block_path, block)
 
     def json_block(self, index: int, block_index: int, path: str, block: object) -> None:
-        if type(block) is not dict:
+        items = exact_dict_items(block)
+        if items is None:
             self.report("BAD_BLOCK", index, path, f"Expected a block (`dict`), got `{type_name(block)}`")
             return
-        record = self.record_fields(index, path, block, "type", _BLOCK_FIELDS, "BAD_BLOCK")
+        record = self.record_fields(index, path, items, "type", _BLOCK_FIELDS, "BAD_BLOCK")
         if record is None:
             return
         fields, bad_keys = record
@@ -296,5 +304,6 @@ class ShapeCheck:
         name_ok = self.field(index, path, fields, "name", "BAD_TOOL_CALL", identifier_problem)
         if id_ok:
             call_id, name = fields["id"], fields["name"] if name_ok else ""
-            assert type(call_id) is str and type(name) is str  # checked by field()
+            assert type(call_id) is str  # checked by field()
+            assert type(name) is str
             self.events.append(LinkEvent(True, index, block_index, call_id, name, name_ok and others_ok))

@@ -1,0 +1,78 @@
+"""The one place where values of type `Any` are turned into typed ones.
+
+Everything else in the package is checked by mypy with `disallow_any_expr`; this module is
+exempt (see `[tool.mypy.overrides]` in pyproject.toml) because what it wraps has `Any` in
+its signature and nothing can be done about it at the call site:
+
+- narrowing `object` with `type(x) is dict` (or `list`, `tuple`) gives `dict[Any, Any]`;
+  the helpers here list the items of an *exact* builtin once, as `object`s;
+- msgspec's untyped `decode` returns `Any` and its `encode` takes `Any`;
+- `json.loads` returns `Any`; `object.__dict__` is `dict[str, Any]`;
+- `typing.get_args` returns `tuple[Any, ...]`;
+- typeshed types `sys.stdin`, `sys.stdout` and `sys.stderr` as `TextIO | Any`.
+
+Each function is small, runs no caller code, and returns `object` or a precise type.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import BinaryIO, Final, TextIO
+
+import msgspec
+
+_decode: Final = msgspec.json.Decoder().decode
+_encode: Final = msgspec.json.Encoder().encode
+
+
+def exact_dict_items(value: object) -> list[tuple[object, object]] | None:
+    """The items of an exact `dict`, listed once; `None` for anything else (subclasses too)."""
+    if type(value) is dict:
+        return list(value.items())
+    return None
+
+
+def exact_sequence_items(value: object) -> list[object] | None:
+    """The elements of an exact `list` or `tuple`, listed once; `None` for anything else."""
+    if type(value) is list or type(value) is tuple:
+        return list(value)
+    return None
+
+
+def decode_json(data: bytes | memoryview | str) -> object:
+    """msgspec's untyped decode (raises `msgspec.DecodeError`)."""
+    return _decode(data)
+
+
+def encode_json(value: object) -> bytes:
+    """msgspec's encode of a value of builtins (or Structs)."""
+    return _encode(value)
+
+
+def loads(text: str) -> object:
+    """`json.loads` (raises `ValueError`, `RecursionError`)."""
+    return json.loads(text)
+
+
+def force_setattr(struct: msgspec.Struct, name: str, value: object) -> None:
+    """Set a field of a frozen Struct that the package has just made itself."""
+    msgspec.structs.force_setattr(struct, name, value)
+
+
+def instance_dict(instance: object) -> dict[str, object]:
+    """The `__dict__` of an instance whose class has one (`ToolCall`, with `dict=True`)."""
+    namespace: dict[str, object] = instance.__dict__
+    return namespace
+
+
+def literal_strings(alias: object) -> frozenset[str]:
+    """The values of a `Literal` type of strings."""
+    from typing import get_args
+
+    return frozenset(value for value in get_args(alias) if type(value) is str)
+
+
+def standard_streams() -> tuple[BinaryIO, TextIO, TextIO]:
+    """Standard input (as bytes), output and error; typeshed types them `TextIO | Any`."""
+    return sys.stdin.buffer, sys.stdout, sys.stderr

@@ -1,0 +1,282 @@
+"""The JSON boundary (spec §6) and JSON Lines: lossless round trips and refusals."""
+
+from __future__ import annotations
+
+import json
+from typing import cast
+
+import msgspec
+import pytest
+
+from message_ir import (
+    MAX_DEPTH,
+    AssistantMessage,
+    Diagnostic,
+    Message,
+    ToolCall,
+    TranscriptError,
+    UserMessage,
+    assistant_message,
+    decode_jsonl,
+    decode_transcript,
+    encode_jsonl,
+    encode_transcript,
+    tool_result_message,
+    user_message,
+    validate_jsonl,
+    validate_transcript,
+)
+
+
+def sample() -> tuple[Message, ...]:
+    return (
+        user_message(id="u1", content="héllo 😀 \u2028"),
+        assistant_message(
+            id="a1",
+            content=[
+                {"type": "text", "text": "before "},
+                {
+                    "type": "toolCall",
+                    "id": "c1",
+                    "name": "read",
+                    "arguments": {
+                        "z": 1,
+                        "a": [10**30, -0.0, 1e-300, 1.7976931348623157e308, True, None],
+                        "nested": {"k": [{"deep": "ü"}]},
+                        "": "empty key",
+                    },
+                },
+                {"type": "text", "text": "after"},
+            ],
+        ),
+        tool_result_message(id="r1", tool_call_id="c1", tool_name="read", content="done", is_error=True),
+    )
+
+
+def refusal(data: bytes | str) -> tuple[Diagnostic, ...]:
+    with pytest.raises(TranscriptError) as caught:
+        decode_transcript(data)
+    assert isinstance(caught.value, ValueError)
+    assert caught.value.diagnostics
+    return caught.value.diagnostics
+
+
+def test_encode_is_compact_camel_case_json() -> None:
+    encoded = encode_transcript(sample()[2:])
+    assert encoded == (
+        b'[{"role":"toolResult","id":"r1","toolCallId":"c1","toolName":"read","content":"done","isError":true}]'
+    )
+
+
+def test_round_trip_is_lossless() -> None:
+    transcript = sample()
+    encoded = encode_transcript(transcript)
+    decoded = decode_transcript(encoded)
+    assert decoded == transcript
+    assert encode_transcript(decoded) == encoded
+    assert decode_transcript(encoded.decode()) == transcript
+    parsed = json.loads(encoded)
+    assert validate_transcript(parsed) == ()
+    assert [m["role"] for m in parsed] == ["user", "assistant", "toolResult"]
+    assert [b["type"] for b in parsed[1]["content"]] == ["text", "toolCall", "text"]
+    assert list(parsed[1]["content"][1]["arguments"]) == ["z", "a", "nested", ""]
+    assert parsed[1]["content"][1]["arguments"]["a"][0] == 10**30
+
+
+def test_decoded_messages_are_deeply_frozen() -> None:
+    decoded = decode_transcript(encode_transcript(sample()))
+    message = decoded[1]
+    assert type(message) is AssistantMessage
+    assert type(message.content) is tuple
+    block = message.content[1]
+    assert type(block) is ToolCall
+    with pytest.raises(TypeError):
+        block.arguments["z"] = 2  # type: ignore[index]  # read-only: the assignment is the test
+    assert block.arguments["a"] == (10**30, -0.0, 1e-300, 1.7976931348623157e308, True, None)
+    assert hash(decoded) == hash(sample())
+
+
+def test_whitespace_and_escapes_decode_to_the_canonical_message() -> None:
+    pretty = json.dumps(json.loads(encode_transcript(sample())), indent=2, ensure_ascii=True)
+    assert decode_transcript(pretty) == sample()
+
+
+def test_an_in_progress_session_encodes_but_does_not_decode_unless_asked() -> None:
+    pending = sample()[:2]
+    encoded = encode_transcript(pending)
+    assert [d.code for d in refusal(encoded)] == ["MISSING_TOOL_RESULT"]
+    assert decode_transcript(encoded, check_linkage=False) == pending
+
+
+def test_encode_refuses_malformed_structs() -> None:
+    bad = UserMessage(id="u", content=cast("str", float("nan")))
+    with pytest.raises(TranscriptError) as caught:
+        encode_transcript([bad])
+    assert caught.value.diagnostics == (Diagnostic("BAD_CONTENT", 0, "$[0].content", "Expected `str`, got `float`"),)
+    assert (
+        str(caught.value)
+        == "Invalid transcript (1 problem):\n  BAD_CONTENT: Expected `str`, got `float` - at `$[0].content`"
+    )
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        (b"", Diagnostic("INVALID_JSON", None, "$", "Invalid JSON: Expecting value: line 1 column 1 (char 0)")),
+        (b"[", Diagnostic("INVALID_JSON", None, "$", "Invalid JSON: Expecting value: line 1 column 2 (char 1)")),
+        (b"[] []", Diagnostic("INVALID_JSON", None, "$", "Invalid JSON: Extra data: line 1 column 4 (char 3)")),
+        (b"\xff[]", Diagnostic("INVALID_JSON", None, "$", "Invalid UTF-8 at byte 0")),
+        (
+            b"\xef\xbb\xbf[]",
+            Diagnostic(
+                "INVALID_JSON",
+                None,
+                "$",
+                "Invalid JSON: Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)",
+            ),
+        ),
+        (b"[" * 100_000 + b"]" * 100_000, Diagnostic("JSON_TOO_DEEP", None, "$", "JSON nested deeper than 512 levels")),
+        (
+            b"{}",
+            Diagnostic(
+                "TRANSCRIPT_NOT_A_LIST", None, "$", "Expected a transcript (`list` or `tuple` of messages), got `dict`"
+            ),
+        ),
+        (
+            b'[{"role":"user","role":"assistant","id":"x","content":[]}]',
+            Diagnostic(
+                "DUPLICATE_KEY",
+                0,
+                "$[0].role",
+                "Key appears twice with different values; refused rather than keeping the last",
+            ),
+        ),
+        (
+            b'[{"role":"assistant","id":"a","content":[{"type":"text","type":"toolCall","id":"c","name":"n","arguments":{},"text":"x"}]}]',
+            Diagnostic("UNKNOWN_FIELD", 0, "$[0].content[0].text", "Object contains unknown field `text`"),
+        ),
+        (
+            b'[{"role":"user","id":"u","content":"\\ud800"}]',
+            Diagnostic(
+                "BAD_CONTENT", 0, "$[0].content", "Expected a `str` encodable as UTF-8, got one with a lone surrogate"
+            ),
+        ),
+        (
+            b'[{"role":"assistant","id":"a","content":[{"type":"toolCall","id":"c","name":"n","arguments":{"x":1e400}}]}]',
+            Diagnostic("BAD_TOOL_ARGUMENTS", 0, "$[0].content[0].arguments.x", "Expected a finite number, got `inf`"),
+        ),
+        (
+            b'[{"role":"assistant","id":"a","content":[{"type":"toolCall","id":"c","name":"n","arguments":{"x":NaN}}]}]',
+            Diagnostic("BAD_TOOL_ARGUMENTS", 0, "$[0].content[0].arguments.x", "Expected a finite number, got `nan`"),
+        ),
+        (
+            b'[{"role":"assistant","id":"a","content":[{"type":"toolCall","id":"c","name":"n","arguments":null}]}]',
+            Diagnostic("BAD_TOOL_ARGUMENTS", 0, "$[0].content[0].arguments", "Expected `dict`, got `NoneType`"),
+        ),
+        (
+            b'[{"role":"user","id":"","content":"x"}]',
+            Diagnostic("BAD_MESSAGE_ID", 0, "$[0].id", "Expected a non-empty `str`, got `''`"),
+        ),
+        (
+            b'[{"role":"user","id":"u","content":"x","extra":1}]',
+            Diagnostic("UNKNOWN_FIELD", 0, "$[0].extra", "Object contains unknown field `extra`"),
+        ),
+    ],
+)
+def test_refusals_explain_themselves(data: bytes, expected: Diagnostic) -> None:
+    assert refusal(data) == (expected,)
+
+
+def test_argument_depth_limit_is_the_same_as_the_constructors() -> None:
+    def document(levels: int) -> bytes:
+        arguments = b'{"a":' + b"[" * (levels - 1) + b"]" * (levels - 1) + b"}"
+        return (
+            b'[{"role":"assistant","id":"a","content":[{"type":"toolCall","id":"c","name":"n","arguments":'
+            + arguments
+            + b'}]},{"role":"toolResult","id":"r","toolCallId":"c","toolName":"n","content":"","isError":false}]'
+        )
+
+    assert len(decode_transcript(document(MAX_DEPTH))) == 2
+    found = refusal(document(MAX_DEPTH + 1))
+    assert [(d.code, d.message) for d in found] == [("BAD_TOOL_ARGUMENTS", f"Nesting deeper than {MAX_DEPTH} levels")]
+
+
+def test_diagnostics_equal_the_guards_for_the_parsed_json() -> None:
+    documents = [
+        b'[{"role":"toolResult","id":"r","toolCallId":"c","toolName":"n","content":"","isError":false}]',
+        b'[{"role":"user","id":1,"content":2},{"role":"assistant","id":"a","content":[{"type":"toolCall","id":"c","name":"n","arguments":{}}]}]',
+        b'[{"role":"assistant","id":"a","content":[{"type":"toolCall","id":"c","name":"n","arguments":{}}]},'
+        b'{"role":"toolResult","id":"r","toolCallId":"c","toolName":"m","content":"","isError":false}]',
+    ]
+    for data in documents:
+        assert refusal(data) == validate_transcript(json.loads(data))
+
+
+def test_decode_takes_bytes_or_str_only() -> None:
+    with pytest.raises(TypeError, match=r"^decode_transcript\(\): Expected `bytes` or `str`, got `bytearray`$"):
+        decode_transcript(cast("bytes", bytearray(b"[]")))
+
+
+def test_duplicate_ordinary_keys_keep_the_last_value_as_json_does() -> None:
+    data = b'[{"role":"user","id":"u","content":"first","content":"last"}]'
+    assert decode_transcript(data) == (user_message(id="u", content="last"),)
+    assert validate_transcript(json.loads(data)) == ()
+
+
+# --- JSON Lines ------------------------------------------------------------------------------
+
+
+def test_jsonl_round_trip() -> None:
+    encoded = encode_jsonl(sample())
+    assert encoded.count(b"\n") == 3
+    assert encoded.endswith(b"\n")
+    assert decode_jsonl(encoded) == sample()
+    assert decode_jsonl(encoded.rstrip(b"\n")) == sample()
+    assert decode_jsonl(encoded.replace(b"\n", b"\r\n").decode()) == sample()
+    assert decode_jsonl(b"") == ()
+
+
+def test_jsonl_diagnostics_use_line_indexes() -> None:
+    lines = encode_jsonl(sample()).splitlines()
+    broken = b"\n".join([lines[0], b"", lines[2], b"{oops", lines[1]]) + b"\n"
+    with pytest.raises(TranscriptError) as caught:
+        decode_jsonl(broken)
+    assert [(d.code, d.message_index, d.path) for d in caught.value.diagnostics] == [
+        ("INVALID_JSON", 1, "$[1]"),
+        ("TOOL_RESULT_BEFORE_CALL", 2, "$[2]"),
+        ("INVALID_JSON", 3, "$[3]"),
+    ]
+    assert caught.value.diagnostics[0].message == "Line 2: Invalid JSON: Expecting value: line 1 column 1 (char 0)"
+
+
+def test_validate_jsonl_streams_lines_and_agrees_with_the_guard() -> None:
+    lines = encode_jsonl(sample()).splitlines(keepends=True)
+    assert validate_jsonl(iter(lines)) == ()
+    reordered = [lines[2], lines[0], lines[1]]
+    expected = validate_transcript([json.loads(line) for line in reordered])
+    assert validate_jsonl(iter(reordered)) == expected
+    assert [d.code for d in expected] == ["TOOL_RESULT_BEFORE_CALL"]
+    assert validate_jsonl([b'{"role":"user","role":"x","id":"u","content":"c"}']) == (
+        Diagnostic(
+            "UNKNOWN_ROLE", 0, "$[0].role", "Invalid role 'x'; expected one of `user`, `assistant`, `toolResult`"
+        ),
+    )
+    assert validate_jsonl([b'{"role":"user","role":"assistant","id":"u","content":[]}']) == (
+        Diagnostic(
+            "DUPLICATE_KEY",
+            0,
+            "$[0].role",
+            "Key appears twice with different values; refused rather than keeping the last",
+        ),
+    )
+
+
+def test_jsonl_shape_only_decoding() -> None:
+    pending = encode_jsonl(sample()[:2])
+    assert decode_jsonl(pending, check_linkage=False) == sample()[:2]
+    with pytest.raises(TranscriptError):
+        decode_jsonl(pending)
+
+
+def test_struct_json_is_msgspec_compatible() -> None:
+    assert msgspec.json.decode(encode_transcript(sample())) == json.loads(encode_transcript(sample()))
