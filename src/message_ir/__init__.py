@@ -14,6 +14,16 @@ from message_ir._constructors import (
 )
 from message_ir._diagnostics import Diagnostic, DiagnosticCode, TranscriptError
 from message_ir._errors import ConstructionError
+from message_ir._guards import (
+    is_assistant_message_json,
+    is_json_value,
+    is_message_json,
+    is_text_block_json,
+    is_tool_call_json,
+    is_tool_result_message_json,
+    is_transcript_json,
+    is_user_message_json,
+)
 from message_ir._json_values import FrozenJsonObject, JsonData, JsonInput, JsonValue
 from message_ir._jsonl import decode_jsonl, encode_jsonl, validate_jsonl
 from message_ir._limits import MAX_DEPTH
@@ -71,6 +81,14 @@ __all__ = [
     "decode_transcript",
     "encode_jsonl",
     "encode_transcript",
+    "is_assistant_message_json",
+    "is_json_value",
+    "is_message_json",
+    "is_text_block_json",
+    "is_tool_call_json",
+    "is_tool_result_message_json",
+    "is_transcript_json",
+    "is_user_message_json",
     "repair_transcript",
     "text_block",
     "text_from_assistant",

@@ -1,0 +1,154 @@
+"""Typing cases for the public API: checked by mypy and basedpyright, never run.
+
+Each `assert_type` pins a public return type. Each misuse line carries
+`# type: ignore[code]`; with unused ignores reported as errors by both checkers, a misuse
+line that stopped being an error would fail the `typing` session.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from typing_extensions import assert_type
+
+from message_ir import (
+    AssistantBlock,
+    AssistantMessage,
+    Diagnostic,
+    DiagnosticCode,
+    Fix,
+    FixAction,
+    FrozenJsonObject,
+    JsonValue,
+    Message,
+    MessageJson,
+    Repair,
+    TextBlock,
+    ToolCall,
+    ToolResultMessage,
+    TranscriptError,
+    UserMessage,
+    assistant_message,
+    decode_jsonl,
+    decode_transcript,
+    encode_jsonl,
+    encode_transcript,
+    is_message_json,
+    is_tool_call_json,
+    is_transcript_json,
+    repair_transcript,
+    text_block,
+    text_from_assistant,
+    tool_call,
+    tool_result_message,
+    user_message,
+    validate_jsonl,
+    validate_transcript,
+)
+
+user = user_message(id="u", content="hi")
+assistant = assistant_message(
+    id="a",
+    content=[
+        {"type": "text", "text": "x"},
+        {"type": "toolCall", "id": "c", "name": "read", "arguments": {"path": "p", "n": [1, {"k": None}]}},
+    ],
+)
+result = tool_result_message(id="r", tool_call_id="c", tool_name="read", content="ok")
+call = tool_call(id="c2", name="read", arguments={"a": 1})
+
+assert_type(user, UserMessage)
+assert_type(assistant, AssistantMessage)
+assert_type(result, ToolResultMessage)
+assert_type(call, ToolCall)
+assert_type(text_block(text="t"), TextBlock)
+assert_type(text_from_assistant(assistant), str)
+assert_type(validate_transcript([user]), tuple[Diagnostic, ...])
+assert_type(validate_jsonl([b"{}"]), tuple[Diagnostic, ...])
+assert_type(encode_transcript([user, assistant, result]), bytes)
+assert_type(encode_jsonl((user,)), bytes)
+assert_type(decode_transcript(b"[]"), tuple[Message, ...])
+assert_type(decode_transcript("[]", check_linkage=False), tuple[Message, ...])
+assert_type(decode_jsonl(b""), tuple[Message, ...])
+assert_type(repair_transcript([user]), Repair)
+assert_type(repair_transcript([user]).fixes, tuple[Fix, ...])
+assert_type(repair_transcript([user]).fixes[0].action, FixAction)
+assert_type(call.arguments, FrozenJsonObject)
+assert_type(call.arguments["a"], JsonValue)
+assert_type(user.role, Literal["user"])
+assert_type(call.type, Literal["toolCall"])
+assert_type(validate_transcript(None)[0].code, DiagnosticCode)
+assert_type(validate_transcript(None)[0].message_index, int | None)
+
+
+def describe(message: Message) -> str:
+    """Narrowing a `Message` by its `role` attribute."""
+    if message.role == "toolResult":
+        assert_type(message, ToolResultMessage)
+        return message.tool_call_id
+    if message.role == "assistant":
+        assert_type(message, AssistantMessage)
+        return text_from_assistant(message)
+    assert_type(message, UserMessage)
+    return message.content
+
+
+def describe_by_match(message: Message) -> str:
+    """Narrowing by class pattern."""
+    match message:
+        case UserMessage(content=content):
+            return content
+        case AssistantMessage():
+            return str(len(message.content))
+        case ToolResultMessage(is_error=is_error):
+            return str(is_error)
+
+
+def block_name(block: AssistantBlock) -> str:
+    """Narrowing a block by `isinstance` and by `type`."""
+    if isinstance(block, ToolCall):
+        return block.name
+    assert_type(block, TextBlock)
+    assert_type(block.type, Literal["text"])
+    return block.text
+
+
+def json_role(parsed: object) -> str:
+    """Narrowing parsed JSON with the guards, then by the `TypedDict` discriminant."""
+    if is_message_json(parsed):
+        assert_type(parsed, MessageJson)
+        if parsed["role"] == "toolResult":
+            return parsed["toolCallId"]
+        if parsed["role"] == "assistant":
+            return str(len(parsed["content"]))
+        return parsed["content"]
+    if is_transcript_json(parsed):
+        return str(len(parsed))
+    if is_tool_call_json(parsed):
+        return parsed["name"]
+    return ""
+
+
+def caught(data: bytes) -> tuple[Diagnostic, ...]:
+    try:
+        decode_transcript(data)
+    except TranscriptError as error:
+        assert_type(error.diagnostics, tuple[Diagnostic, ...])
+        return error.diagnostics
+    return ()
+
+
+# --- misuse: each of these must be a type error ------------------------------------------
+
+user.content = "changed"  # type: ignore[misc]
+call.arguments["a"] = 2  # type: ignore[index]
+user_message(id=1, content="x")  # type: ignore[arg-type]
+user_message("u", "x")  # type: ignore[call-arg]
+tool_result_message(id="r", tool_call_id="c", tool_name="n", content="x", is_error=1)  # type: ignore[arg-type]
+assistant_message(id="a", content=[{"type": "image", "url": "u"}])  # type: ignore[list-item]
+assistant_message(id="a", content=5)  # type: ignore[arg-type]
+tool_call(id="c", name="n", arguments=[1, 2])  # type: ignore[arg-type]
+text_from_assistant(user)  # type: ignore[arg-type]
+code: DiagnosticCode = "NOT_A_CODE"  # type: ignore[assignment]
+action: FixAction = "deleted"  # type: ignore[assignment]
+decode_transcript(5)  # type: ignore[arg-type]
