@@ -59,4 +59,23 @@ def typing(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """The benchmark of benchmarks/ (not in the default run): ratios against msgspec and pydantic."""
     session.install(".", *group("bench"))
-    session.run("python", "benchmarks/run.py", *session.posargs)
+    session.run("python", "benchmarks/bench_boundary.py", *session.posargs)
+
+
+@nox.session(python="3.11", default=False)
+def fuzz(session: nox.Session) -> None:
+    """The deep property run, then atheris on the boundary for a bounded time (`-- SECONDS`)."""
+    seconds = session.posargs[0] if session.posargs else "120"
+    session.install(".", *group("fuzz"))
+    session.run("pytest", "tests/property", "-p", "no:cacheprovider", env={"HYPOTHESIS_PROFILE": "deep"})
+    work = session.create_tmp()
+    session.run(
+        "python",
+        "fuzz/fuzz_boundary.py",
+        f"-max_total_time={seconds}",
+        "-timeout=10",
+        "-rss_limit_mb=4096",
+        f"-artifact_prefix={work}/",
+        f"{work}",
+        "fuzz/corpus",
+    )

@@ -108,6 +108,18 @@ def test_duplicate_call_ids_are_left_and_reported_unrepaired() -> None:
     )
 
 
+def test_one_message_object_twice_is_a_duplicate_call_id() -> None:
+    # Found by the property suite: calls were told apart by identity, so the same
+    # AssistantMessage object standing twice was not seen as repeating its call IDs.
+    message = calls("c1")
+    transcript = (message, answer("c1"), message)
+    repaired = repair_transcript(transcript)
+    assert repaired.messages == transcript
+    assert [(fix.code, fix.message_index, fix.action) for fix in repaired.fixes] == [
+        ("DUPLICATE_TOOL_CALL_ID", 2, "unrepaired")
+    ]
+
+
 def test_repair_is_idempotent_and_its_output_validates() -> None:
     broken: list[Message] = [
         answer("ghost"),

@@ -73,13 +73,15 @@ def repair_transcript(
         raise TypeError(f"repair_transcript(): Expected `str`, got `{type_name(missing_result_content)}`")
     given = _well_formed(messages)
 
-    calls: dict[str, tuple[int, ToolCall]] = {}  # first call per ID: (message index, call)
+    # The first call per ID, by position: (message index, block index, call). Positions, not
+    # identities: one message object may stand in a transcript twice.
+    calls: dict[str, tuple[int, int, ToolCall]] = {}
     call_count: dict[str, int] = {}
     for index, message in enumerate(given):
         if type(message) is AssistantMessage:
-            for block in message.content:
+            for block_index, block in enumerate(message.content):
                 if type(block) is ToolCall:
-                    calls.setdefault(block.id, (index, block))
+                    calls.setdefault(block.id, (index, block_index, block))
                     call_count[block.id] = call_count.get(block.id, 0) + 1
 
     fixes: list[Fix] = []
@@ -88,8 +90,8 @@ def repair_transcript(
     kept: list[Message | None] = []  # the input, with dropped and moved results as None
     for index, message in enumerate(given):
         if type(message) is AssistantMessage:
-            for block in message.content:
-                if type(block) is ToolCall and call_count[block.id] > 1 and calls[block.id][1] is not block:
+            for block_index, block in enumerate(message.content):
+                if type(block) is ToolCall and _position(calls[block.id]) != (index, block_index):
                     fixes.append(
                         Fix(
                             "DUPLICATE_TOOL_CALL_ID",
@@ -117,7 +119,7 @@ def repair_transcript(
         if call_count[call_id] > 1:
             kept.append(message)
             continue
-        call_index, call = calls[call_id]
+        call_index, _, call = calls[call_id]
         if call_id in answer:
             fixes.append(
                 Fix(
@@ -161,13 +163,17 @@ def repair_transcript(
 
     output: list[Message] = []
     pending: list[ToolCall] = []  # calls of the assistant messages since the last boundary
+    placed: set[str] = set()  # call IDs whose moved or inserted result is already out
     for position, entry in enumerate([*kept, None]):
         at_end = position == len(kept)
         if at_end or type(entry) is UserMessage or type(entry) is AssistantMessage:
             for call in pending:
+                if call.id in placed or call_count[call.id] > 1:
+                    continue
+                placed.add(call.id)
                 if call.id in early:
                     output.append(answer[call.id])
-                elif call.id not in answer and call_count[call.id] == 1:
+                elif call.id not in answer:
                     output.append(_synthetic_result(call, missing_result_content))
                     fixes.append(
                         Fix(
@@ -181,7 +187,7 @@ def repair_transcript(
         if entry is None:
             continue
         if type(entry) is AssistantMessage:
-            pending.extend(block for block in entry.content if type(block) is ToolCall and calls[block.id][1] is block)
+            pending.extend(block for block in entry.content if type(block) is ToolCall)
         output.append(entry)
     fixes.sort(key=lambda fix: fix.message_index)
     return Repair(messages=tuple(output), fixes=tuple(fixes))
@@ -201,6 +207,11 @@ def _well_formed(messages: object) -> list[Message]:
             problem = "Expected a message struct, got `dict`; decode JSON with decode_transcript(check_linkage=False)"
             raise TranscriptError((Diagnostic("MESSAGE_NOT_A_RECORD", index, f"$[{index}]", problem),))
     return given
+
+
+def _position(first_call: tuple[int, int, ToolCall]) -> tuple[int, int]:
+    message_index, block_index, _ = first_call
+    return message_index, block_index
 
 
 def _synthetic_result(call: ToolCall, content: str) -> ToolResultMessage:

@@ -1,0 +1,226 @@
+"""Properties: the validator never raises, round trips lose nothing, repair is sound."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import msgspec
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from strategies import arguments_objects, broken_transcripts, hostile_values, json_values, texts, transcripts
+
+from message_ir import (
+    Diagnostic,
+    FixAction,
+    Message,
+    TranscriptError,
+    assistant_message,
+    decode_transcript,
+    encode_jsonl,
+    encode_transcript,
+    repair_transcript,
+    tool_call,
+    tool_result_message,
+    user_message,
+    validate_transcript,
+)
+from support import Loose, loose
+
+
+@given(transcripts())
+def test_valid_transcripts_validate_and_round_trip(transcript: tuple[Message, ...]) -> None:
+    assert validate_transcript(transcript) == ()
+    encoded = encode_transcript(transcript)
+    assert validate_transcript(json.loads(encoded)) == ()
+    decoded = decode_transcript(encoded)
+    assert decoded == transcript
+    assert encode_transcript(decoded) == encoded
+    assert hash(decoded) == hash(transcript)
+
+
+@given(arguments_objects)
+def test_arguments_survive_exactly(arguments: dict[str, object]) -> None:
+    call = tool_call(id="c", name="n", arguments=arguments)  # type: ignore[arg-type]  # JSON values
+    assert call.arguments.thaw() == arguments
+    assert list(call.arguments.thaw()) == list(arguments)  # key order
+    assert msgspec.json.encode(call.arguments.thaw()) == msgspec.json.encode(arguments)  # -0.0, big ints
+
+
+@given(hostile_values)
+def test_the_validator_never_raises(value: object) -> None:
+    found = validate_transcript(value)
+    assert type(found) is tuple
+    assert all(type(diagnostic) is Diagnostic for diagnostic in found)
+    found_in_list = validate_transcript([value, value])
+    assert all(type(diagnostic) is Diagnostic for diagnostic in found_in_list)
+
+
+def _mutations(data: bytes) -> st.SearchStrategy[bytes]:
+    def flip(position: int, byte: int) -> bytes:
+        index = position % len(data)
+        return data[:index] + bytes([byte]) + data[index + 1 :]
+
+    return st.one_of(
+        st.builds(flip, st.integers(0, 10**6), st.integers(0, 255)),
+        st.integers(0, len(data)).map(lambda end: data[:end]),
+        st.tuples(st.integers(0, len(data)), st.integers(0, len(data))).map(lambda ab: data[: ab[0]] + data[ab[1] :]),
+        st.tuples(st.integers(0, len(data)), st.integers(0, len(data))).map(
+            lambda ab: data[: ab[0]] + data[ab[1] :] + data[ab[0] : ab[1]]
+        ),
+        st.sampled_from([b"NaN", b"1e999", b"\\ud800", b"\xff", b'"role":"user",', b"[[[[", b"}"]).flatmap(
+            lambda junk: st.integers(0, len(data)).map(lambda at: data[:at] + junk + data[at:])
+        ),
+    )
+
+
+@given(transcripts().map(encode_transcript).flatmap(_mutations))
+def test_decode_of_damaged_bytes_is_valid_or_refused(data: bytes) -> None:
+    try:
+        decoded = decode_transcript(data)
+    except TranscriptError as error:
+        diagnostics = error.diagnostics
+    else:
+        assert validate_transcript(decoded) == ()
+        assert decode_transcript(encode_transcript(decoded)) == decoded
+        return
+    assert diagnostics
+    assert all(type(diagnostic) is Diagnostic for diagnostic in diagnostics)
+    try:
+        parsed = json.loads(data)
+    except (ValueError, RecursionError):
+        return  # not JSON: a boundary diagnostic of its own
+    if all(diagnostic.code != "DUPLICATE_KEY" for diagnostic in diagnostics):
+        assert diagnostics == validate_transcript(parsed)
+
+
+@given(st.lists(json_values, max_size=3), texts)
+def test_mutating_callers_containers_afterwards_changes_nothing(values: list[object], text: str) -> None:
+    arguments: dict[str, object] = {f"k{index}": value for index, value in enumerate(values)}
+    arguments["nested"] = {"list": list(values), "dict": dict(arguments)}
+    blocks: list[dict[str, object]] = [
+        {"type": "text", "text": text},
+        {"type": "toolCall", "id": "c", "name": "n", "arguments": arguments},
+    ]
+    message = assistant_message(id="a", content=blocks)  # type: ignore[arg-type]  # loose dicts
+    before = msgspec.json.encode(message)
+    pristine = copy.deepcopy(arguments)
+
+    def scramble(value: object) -> None:
+        if type(value) is dict:
+            for child in list(value.values()):
+                scramble(child)
+            value["injected"] = float("nan")
+            value.pop(next(iter(value)), None)
+        elif type(value) is list:
+            for child in list(value):
+                scramble(child)
+            value.append("injected")
+            value.reverse()
+
+    scramble(arguments)
+    blocks[0]["text"] = "changed"
+    blocks.clear()
+    assert msgspec.json.encode(message) == before
+    call = message.content[1]
+    assert call.type == "toolCall"
+    assert call.arguments.thaw() == json.loads(json.dumps(pristine))
+
+
+def _corrupt_message(message: dict[str, object], how: str, value: object) -> dict[str, object]:
+    corrupted = dict(message)
+    keys = sorted(corrupted)
+    if how == "drop":
+        corrupted.pop(keys[len(str(value)) % len(keys)], None)
+    elif how == "extra":
+        corrupted["extra"] = value
+    elif how == "replace":
+        corrupted[keys[len(repr(value)) % len(keys)]] = value
+    elif how == "argument" and corrupted.get("role") == "assistant":
+        content = corrupted["content"]
+        assert type(content) is list
+        corrupted["content"] = [
+            {**block, "arguments": {"x": value}} if type(block) is dict and block.get("type") == "toolCall" else block
+            for block in content
+        ]
+    return corrupted
+
+
+_BUILDERS: dict[str, Loose[Message]] = {
+    "user": loose(user_message),
+    "assistant": loose(assistant_message),
+    "toolResult": loose(tool_result_message),
+}
+_KEYWORDS = {"toolCallId": "tool_call_id", "toolName": "tool_name", "isError": "is_error"}
+
+
+def _construct(message: object) -> Message:
+    """Build a JSON-form message with the constructors; raises `TypeError` if they refuse it."""
+    if type(message) is not dict:
+        raise TypeError("not a dict")
+    role = message.get("role")
+    builder = _BUILDERS.get(role) if type(role) is str else None
+    if builder is None:
+        raise TypeError("bad role")
+    keywords: dict[str, object] = {}
+    for key, value in message.items():
+        if type(key) is not str:
+            raise TypeError("bad key")
+        if key != "role":
+            keywords[_KEYWORDS.get(key, key)] = value
+    return builder(**keywords)
+
+
+@given(
+    transcripts(),
+    st.lists(
+        st.tuples(
+            st.integers(0, 50), st.sampled_from(["drop", "extra", "replace", "argument", "none"]), hostile_values
+        ),
+        max_size=3,
+    ),
+)
+def test_validator_and_constructors_agree(
+    transcript: tuple[Message, ...], corruptions: list[tuple[int, str, object]]
+) -> None:
+    messages = json.loads(encode_transcript(transcript))
+    assume(messages)
+    for position, how, value in corruptions:
+        index = position % len(messages)
+        messages[index] = _corrupt_message(messages[index], how, value)
+    try:
+        built = [_construct(message) for message in messages]
+    except TypeError:
+        assert validate_transcript(messages) != ()
+        return
+    assert validate_transcript(messages) == validate_transcript(built)
+
+
+_ACTIONS: frozenset[FixAction] = frozenset(
+    {"inserted_result", "dropped_result", "moved_result", "renamed_tool", "unrepaired"}
+)
+
+
+@given(broken_transcripts())
+def test_repair_properties(transcript: tuple[Message, ...]) -> None:
+    repaired = repair_transcript(transcript)
+    actions = {fix.action for fix in repaired.fixes}
+    assert actions <= _ACTIONS
+    if "unrepaired" not in actions:
+        assert validate_transcript(repaired.messages) == ()
+    again = repair_transcript(repaired.messages)
+    assert again.messages == repaired.messages
+    assert all(fix.action == "unrepaired" for fix in again.fixes)
+    # Messages that were not moved or dropped keep their relative order.
+    moved_or_dropped = {fix.message_index for fix in repaired.fixes if fix.action in {"moved_result", "dropped_result"}}
+    kept_ids = [message.id for index, message in enumerate(transcript) if index not in moved_or_dropped]
+    remaining = iter([message.id for message in repaired.messages])
+    assert all(message_id in remaining for message_id in kept_ids)  # a subsequence, in order
+    if not repaired.fixes:
+        assert repaired.messages == transcript
+
+
+@given(transcripts())
+def test_jsonl_agrees_with_the_array_form(transcript: tuple[Message, ...]) -> None:
+    lines = encode_jsonl(transcript).splitlines()
+    assert [json.loads(line) for line in lines] == json.loads(encode_transcript(transcript))
