@@ -25,7 +25,14 @@ from typing import Final
 import msgspec
 
 from message_ir._diagnostics import LINKAGE_CODES, Diagnostic, TranscriptError
-from message_ir._json_values import canonical_object_bytes, depth_exceeds, type_name
+from message_ir._json_values import (
+    arguments_text,
+    compact_all,
+    depth_exceeds,
+    quick_arguments_check,
+    quick_arguments_check_all,
+    type_name,
+)
 from message_ir._linkage import LinkEvent
 from message_ir._linkage import check_linkage as link_diagnostics
 from message_ir._model import AssistantMessage, Message, ToolCall, ToolResultMessage, mark_checked
@@ -75,31 +82,92 @@ def decode_transcript(data: bytes | str, *, check_linkage: bool = True) -> tuple
         messages = _transcript_decoder.decode(data)
     except (msgspec.DecodeError, RecursionError, UnicodeError) as error:
         raise TranscriptError(explain(data, error, check_linkage)) from None
-    events: list[LinkEvent] = []
-    for index, message in enumerate(messages):
-        if not accept_decoded(index, message, events):
-            raise TranscriptError(explain(data, None, check_linkage))
-    if check_linkage:
-        linkage = link_diagnostics(events)
-        if linkage:
-            raise TranscriptError(tuple(linkage))
+    outcome = _finish_decoded(messages)
+    if outcome is _REFUSED:
+        raise TranscriptError(explain(data, None, check_linkage))
+    if outcome is _UNLINKED and check_linkage:
+        events: list[LinkEvent] = []
+        for index, message in enumerate(messages):
+            link_events(index, message, events)
+        raise TranscriptError(tuple(link_diagnostics(events)))
     return tuple(messages)
 
 
-def accept_decoded(index: int, message: Message, events: list[LinkEvent]) -> bool:
-    """Finish a message msgspec decoded: canonical arguments, link events. False if refused."""
+_LINKED: Final = "linked"
+_UNLINKED: Final = "unlinked"
+_REFUSED: Final = "refused"
+
+
+def _finish_decoded(messages: list[Message]) -> str:
+    """Finish what msgspec decoded, in one pass: canonical arguments, and linkage yes or no.
+
+    `_REFUSED` when some arguments are not acceptable (the explaining path says why),
+    `_UNLINKED` when linkage is broken (all messages being well-formed, their link events
+    give the diagnostics), else `_LINKED`. The linkage test is the validator's rules for
+    well-formed messages: each result pops its call from `pending`, so an orphan, a second
+    result or an early one pops nothing; a repeated call ID is in `seen`; a call left in
+    `pending` at the end has no result.
+    """
+    pending: dict[str, str] = {}
+    seen: set[str] = set()
+    linked = True
+    calls: list[ToolCall] = []
+    for message in messages:
+        if type(message) is ToolResultMessage:
+            if pending.pop(message.tool_call_id, None) != message.tool_name:
+                linked = False
+        elif type(message) is AssistantMessage:
+            for block in message.content:
+                if type(block) is ToolCall:
+                    calls.append(block)
+                    call_id = block.id
+                    if call_id in seen:
+                        linked = False
+                    seen.add(call_id)
+                    pending[call_id] = block.name
+    texts = [bytes(call.arguments_json) for call in calls]
+    if not quick_arguments_check_all(texts):
+        for index, text in enumerate(texts):
+            if not quick_arguments_check(text):
+                kept, _ = arguments_text(text, syntax_checked=False)
+                if kept is None:
+                    return _REFUSED
+                texts[index] = kept
+    compact_all(texts)
+    for call, text in zip(calls, texts, strict=True):
+        # A buffer of its own: the Raw that msgspec decoded points into the whole input.
+        force_setattr(call, "arguments_json", msgspec.Raw(text))
+        mark_checked(call)
+    return _LINKED if linked and not pending else _UNLINKED
+
+
+def canonicalize_arguments(call: ToolCall) -> bool:
+    """Check a decoded call's arguments text and give it a buffer of its own; false if refused.
+
+    The `Raw` that msgspec decodes points into the whole input; replacing it lets the input
+    go once the messages are all that is kept.
+    """
+    texts = [bytes(call.arguments_json)]
+    if not quick_arguments_check(texts[0]):
+        kept, _ = arguments_text(texts[0], syntax_checked=False)
+        if kept is None:
+            return False
+        texts[0] = kept
+    compact_all(texts)
+    text = texts[0]
+    force_setattr(call, "arguments_json", msgspec.Raw(text))
+    mark_checked(call)
+    return True
+
+
+def link_events(index: int, message: Message, events: list[LinkEvent]) -> None:
+    """Append the link events of one well-formed message."""
     if type(message) is AssistantMessage:
         for block_index, block in enumerate(message.content):
             if type(block) is ToolCall:
-                canonical, _ = canonical_object_bytes(block.arguments_json)
-                if canonical is None:
-                    return False
-                force_setattr(block, "arguments_json", msgspec.Raw(canonical))
-                mark_checked(block)
                 events.append(LinkEvent(True, index, block_index, block.id, block.name, True))
     elif type(message) is ToolResultMessage:
         events.append(LinkEvent(False, index, -1, message.tool_call_id, message.tool_name, True))
-    return True
 
 
 def parse_json(data: bytes | str) -> tuple[object, Diagnostic | None]:

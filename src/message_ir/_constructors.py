@@ -24,7 +24,7 @@ from message_ir._field_rules import (
 from message_ir._json_values import (
     FrozenJsonObject,
     JsonInput,
-    canonical_object_bytes,
+    arguments_text,
     check_json_tree,
     type_name,
 )
@@ -179,7 +179,7 @@ def _existing_tool_call(function: str, where: tuple[PathSegment, ...], call: Too
         return call
     if type(arguments_json) is not msgspec.Raw:
         _fail(function, (*where, "arguments"), f"Expected `msgspec.Raw`, got `{type_name(arguments_json)}`")
-    canonical, problem = canonical_object_bytes(arguments_json)
+    canonical, problem = arguments_text(arguments_json, syntax_checked=False)
     if canonical is None:
         _fail(function, (*where, "arguments"), problem or "Invalid arguments")
     assert type(call_id) is str  # checked above

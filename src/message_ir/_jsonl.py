@@ -16,10 +16,10 @@ from typing import Final
 
 import msgspec
 
-from message_ir._codec import accept_decoded, duplicate_tag, parse_json
+from message_ir._codec import canonicalize_arguments, duplicate_tag, link_events, parse_json
 from message_ir._diagnostics import Diagnostic, TranscriptError
 from message_ir._linkage import check_linkage as link_diagnostics
-from message_ir._model import Message
+from message_ir._model import AssistantMessage, Message, ToolCall
 from message_ir._shape import ShapeCheck
 from message_ir._untyped import encode_json
 from message_ir._validate import _message_order
@@ -62,11 +62,14 @@ class JsonlReader:
         except (msgspec.DecodeError, RecursionError, UnicodeError) as error:
             self.explain(index, line, error)
             return
-        if accept_decoded(index, message, self.check.events):
-            if self.keep:
-                self.messages.append(message)
-        else:
+        if type(message) is AssistantMessage and not all(
+            canonicalize_arguments(block) for block in message.content if type(block) is ToolCall
+        ):
             self.explain(index, line, None)
+            return
+        link_events(index, message, self.check.events)
+        if self.keep:
+            self.messages.append(message)
 
     def explain(self, index: int, line: bytes | str, error: Exception | None) -> None:
         value, problem = parse_json(line)

@@ -4,21 +4,21 @@ Messages are tagged by `role` and blocks by `type`; msgspec writes and reads the
 `ClassVar` with a `Literal` type makes it readable as an attribute (`message.role`) so that
 type checkers narrow the unions on it.
 
-A tool call keeps its arguments as their canonical compact JSON (`arguments_json`, a
-`msgspec.Raw` written as the wire field `arguments`): msgspec encodes it without an
-`enc_hook`, decoding needs no Python walk over argument values, and two calls compare and
-hash by the canonical text. `ToolCall.arguments` is a read-only `FrozenJsonObject` built from
-that text on first use and kept.
+A tool call keeps its arguments as JSON text (`arguments_json`, a `msgspec.Raw` written as
+the wire field `arguments`): msgspec encodes it without an `enc_hook`, and decoding needs no
+Python walk over argument values. Two calls compare and hash by the canonical form of that
+text (msgspec's compact encoding), computed on first need and kept. `ToolCall.arguments` is a
+read-only `FrozenJsonObject` built from the text on first use and kept.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal, TypeAlias
+from typing import Annotated, ClassVar, Literal, NamedTuple, TypeAlias
 
 import msgspec
 from typing_extensions import TypedDict
 
-from message_ir._json_values import FrozenJsonObject, JsonData, freeze_decoded
+from message_ir._json_values import FrozenJsonObject, JsonData, canonical_json, freeze_decoded
 from message_ir._untyped import decode_json, instance_dict
 
 NonEmptyStr: TypeAlias = Annotated[str, msgspec.Meta(min_length=1)]
@@ -26,6 +26,12 @@ NonEmptyStr: TypeAlias = Annotated[str, msgspec.Meta(min_length=1)]
 
 _VIEW_KEY = "_arguments_view"
 _CHECKED_KEY = "_checked_arguments"
+_CANONICAL_KEY = "_canonical_arguments"
+
+
+class _Canonical(NamedTuple):
+    raw: msgspec.Raw  # the `arguments_json` the text was computed from
+    text: bytes
 
 
 class TextBlock(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False, tag="text", tag_field="type"):
@@ -49,6 +55,21 @@ class ToolCall(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=Tru
     """The arguments as canonical compact JSON text (msgspec's encoding of the object)."""
     type: ClassVar[Literal["toolCall"]] = "toolCall"
 
+    def canonical_arguments(self) -> bytes:
+        """msgspec's compact encoding of the arguments: what `==` and `hash()` compare.
+
+        Constructed calls already hold it; decoded ones hold the text as it was received
+        (checked, but with its own spacing and number spelling). Computed once, then kept.
+        """
+        namespace = instance_dict(self)
+        raw = self.arguments_json
+        cached = namespace.get(_CANONICAL_KEY)
+        if type(cached) is _Canonical and cached.raw is raw:
+            return cached.text
+        text = canonical_json(raw)
+        namespace[_CANONICAL_KEY] = _Canonical(raw, text)
+        return text
+
     @property
     def arguments(self) -> FrozenJsonObject:
         """The arguments as a read-only mapping (arrays inside are tuples)."""
@@ -62,8 +83,17 @@ class ToolCall(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=Tru
         namespace[_VIEW_KEY] = view
         return view
 
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not ToolCall:
+            return NotImplemented
+        return (
+            self.id == other.id
+            and self.name == other.name
+            and self.canonical_arguments() == other.canonical_arguments()
+        )
+
     def __hash__(self) -> int:
-        return hash((self.id, self.name, bytes(self.arguments_json)))
+        return hash((self.id, self.name, self.canonical_arguments()))
 
     def __repr__(self) -> str:
         return f"ToolCall(id={self.id!r}, name={self.name!r}, arguments={bytes(self.arguments_json).decode()!s})"

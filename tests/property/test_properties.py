@@ -162,6 +162,9 @@ def _construct(message: object) -> Message:
     builder = _BUILDERS.get(role) if type(role) is str else None
     if builder is None:
         raise TypeError("bad role")
+    if role == "toolResult" and "isError" not in message:
+        # `is_error` has a default as a keyword, but `isError` is a required field on the wire.
+        raise TypeError("missing isError")
     keywords: dict[str, object] = {}
     for key, value in message.items():
         if type(key) is not str:
