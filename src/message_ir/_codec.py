@@ -25,6 +25,7 @@ from typing import Final
 import msgspec
 
 from message_ir._diagnostics import LINKAGE_CODES, Diagnostic, TranscriptError
+from message_ir._fast_path import transcript_is_valid
 from message_ir._json_values import (
     arguments_text,
     compact_all,
@@ -59,10 +60,11 @@ def encode_transcript(messages: Sequence[Message]) -> bytes:
     by calling the Struct classes directly can be): nothing malformed reaches the encoder.
     Linkage is not required, so a session can be saved while a call awaits its result.
     """
-    check = ShapeCheck()
-    check.transcript(messages)
-    if check.diagnostics:
-        raise TranscriptError(tuple(check.diagnostics))
+    if not transcript_is_valid(messages, check_linkage=False):
+        check = ShapeCheck()
+        check.transcript(messages)
+        if check.diagnostics:
+            raise TranscriptError(tuple(check.diagnostics))
     return encode_json(messages)
 
 

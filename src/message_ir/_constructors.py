@@ -14,6 +14,7 @@ import msgspec
 from typing_extensions import TypedDict
 
 from message_ir._errors import ConstructionError
+from message_ir._fast_path import copy_json_object
 from message_ir._field_rules import (
     bool_problem,
     identifier_problem,
@@ -165,9 +166,11 @@ def _tool_call(function: str, where: tuple[PathSegment, ...], id: object, name: 
     assert type(name) is str
     if type(arguments) is not dict and type(arguments) is not FrozenJsonObject:
         _fail(function, (*where, "arguments"), f"Expected `dict`, got `{type_name(arguments)}`")
-    problem, copy = check_json_tree(arguments, copy=True)
-    if problem is not None:
-        _fail(function, (*where, "arguments", *problem.segments), problem.message)
+    copy: dict[str, object] | list[object] | None = copy_json_object(arguments)
+    if copy is None:  # not surely fine: the careful walk says what is wrong, or copies
+        problem, copy = check_json_tree(arguments, copy=True)
+        if problem is not None:
+            _fail(function, (*where, "arguments", *problem.segments), problem.message)
     return checked_tool_call(id, name, msgspec.Raw(encode_json(copy)))
 
 

@@ -18,6 +18,7 @@ import msgspec
 
 from message_ir._codec import canonicalize_arguments, duplicate_tag, link_events, parse_json
 from message_ir._diagnostics import Diagnostic, TranscriptError
+from message_ir._fast_path import transcript_is_valid
 from message_ir._linkage import check_linkage as link_diagnostics
 from message_ir._model import AssistantMessage, Message, ToolCall
 from message_ir._shape import ShapeCheck
@@ -32,10 +33,11 @@ def encode_jsonl(messages: Sequence[Message]) -> bytes:
 
     Raises `TranscriptError` for a message that is not well-formed, as `encode_transcript`.
     """
-    check = ShapeCheck()
-    check.transcript(messages)
-    if check.diagnostics:
-        raise TranscriptError(tuple(check.diagnostics))
+    if not transcript_is_valid(messages, check_linkage=False):
+        check = ShapeCheck()
+        check.transcript(messages)
+        if check.diagnostics:
+            raise TranscriptError(tuple(check.diagnostics))
     return b"".join([encode_json(message) + b"\n" for message in messages])
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from message_ir._diagnostics import Diagnostic
+from message_ir._fast_path import transcript_is_valid
 from message_ir._json_values import type_name
 from message_ir._linkage import check_linkage
 from message_ir._shape import ShapeCheck
@@ -19,6 +20,8 @@ def validate_transcript(value: object) -> tuple[Diagnostic, ...]:
     within one message.
     """
     try:
+        if transcript_is_valid(value):
+            return ()
         check = ShapeCheck()
         check.transcript(value)
         linkage = check_linkage(check.events)

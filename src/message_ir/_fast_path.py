@@ -1,0 +1,267 @@
+"""The validator's fast path: a yes-or-maybe answer for transcripts that are entirely valid.
+
+`validate_transcript` asks this first. It walks the transcript once with the same rules as
+the shape and linkage passes, but records nothing: it answers true only when it is sure the
+full passes would find nothing, and false (a maybe) at the first doubt, after which the full
+passes run and explain. So it may be strict where the full passes are lenient, never the
+reverse; the property suite checks that the two agree.
+
+Its safety rules are the guard's: exact type checks before use; a `dict`'s keys are
+confirmed to be exact `str`s (`map(type, ...)` compared by identity: a loop in C that runs
+no caller code) before any lookup in it, so no caller `__hash__` or `__eq__` can run; nested
+arguments are walked by recursion bounded by `MAX_DEPTH`, which also ends a cycle.
+
+Typing: this module narrows `object` with `type(x) is dict` (or `list`, `tuple`), which mypy
+types as `dict[Any, Any]`. Wrapping each test in a typed helper (as the full passes do)
+costs a function call per value on the hottest loop of the package, so this module, like
+`_untyped`, is exempt from `disallow_any_expr` (pyproject.toml says so); every other strict
+check applies, and every function takes and returns precise types.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import re
+from collections.abc import Iterable
+from itertools import repeat
+from operator import itemgetter
+from typing import Final
+
+import msgspec
+
+from message_ir._json_values import FrozenJsonObject, arguments_text
+from message_ir._limits import MAX_DEPTH
+from message_ir._model import AssistantMessage, TextBlock, ToolCall, ToolResultMessage, UserMessage, is_marked_checked
+
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+_surrogate_in: Final = _SURROGATE.search
+_isfinite: Final = math.isfinite
+_is: Final = operator.is_
+_first: Final = itemgetter(0)
+# The number of keys of each record: with every required key present, no other can be.
+_USER_KEYS: Final = 3
+_ASSISTANT_KEYS: Final = 3
+_RESULT_KEYS: Final = 6
+_TEXT_KEYS: Final = 2
+_CALL_KEYS: Final = 4
+
+
+def _str_keys(record: dict[object, object]) -> bool:
+    return all(map(_is, map(type, record), repeat(str)))
+
+
+def _plain_keys(record: dict[object, object]) -> bool:
+    """Exact `str` keys with no lone surrogate (all keys joined: one C pass)."""
+    if not all(map(_is, map(type, record), repeat(str))):
+        return False
+    keys = "".join(record)  # type: ignore[arg-type]  # every key is an exact str, checked above
+    return keys.isascii() or _surrogate_in(keys) is None
+
+
+def _json_members(values: Iterable[object], level: int) -> bool:
+    """Whether every value, held by a container at nesting `level`, is a JSON value within
+    `MAX_DEPTH`. Scalars are checked inline; containers recurse, at most `MAX_DEPTH` deep."""
+    for value in values:
+        kind = type(value)
+        if kind is str:
+            if not value.isascii() and _surrogate_in(value) is not None:  # type: ignore[attr-defined, call-overload]  # exact str
+                return False
+        elif kind is int or kind is bool or value is None:
+            continue
+        elif kind is float:
+            if not _isfinite(value):  # type: ignore[arg-type]  # exact float
+                return False
+        elif level >= MAX_DEPTH:
+            return False
+        elif kind is dict:
+            if not _plain_keys(value) or not _json_members(value.values(), level + 1):  # type: ignore[arg-type, attr-defined]  # exact dict
+                return False
+        elif kind is list or kind is tuple:
+            if not _json_members(list(value), level + 1):  # type: ignore[call-overload]  # exact list or tuple
+                return False
+        elif kind is FrozenJsonObject:
+            # The package's own view: checked when it was made, but its depth counts from here.
+            if not _json_members(value._items.values(), level + 1):  # type: ignore[attr-defined]  # exact type
+                return False
+        else:
+            return False
+    return True
+
+
+def _text(value: object) -> bool:
+    return type(value) is str and (value.isascii() or _surrogate_in(value) is None)
+
+
+def _identifier(value: object) -> bool:
+    return type(value) is str and value != "" and (value.isascii() or _surrogate_in(value) is None)
+
+
+def transcript_is_valid(value: object, *, check_linkage: bool = True) -> bool:
+    """True only if `validate_transcript(value)` is surely `()`; false means: look closer.
+
+    With `check_linkage=False`, true only if it surely has no shape diagnostic.
+    """
+    if type(value) is not list and type(value) is not tuple:
+        return False
+    pending: dict[str, str] = {}
+    seen: set[str] = set()
+    for message in list(value):
+        kind = type(message)
+        if kind is dict:
+            if not _str_keys(message):
+                return False
+            role = message.get("role")
+            if type(role) is not str or not _identifier(message.get("id")):
+                return False
+            if role == "user":
+                if len(message) != _USER_KEYS or not _text(message.get("content")):
+                    return False
+            elif role == "assistant":
+                if len(message) != _ASSISTANT_KEYS or not _json_blocks(
+                    message.get("content"), pending, seen, check_linkage
+                ):
+                    return False
+            elif role == "toolResult":
+                call_id = message.get("toolCallId")
+                tool_name = message.get("toolName")
+                if (
+                    len(message) != _RESULT_KEYS
+                    or not _identifier(call_id)
+                    or not _identifier(tool_name)
+                    or not _text(message.get("content"))
+                    or type(message.get("isError")) is not bool
+                    or (pending.pop(call_id, None) != tool_name and check_linkage)
+                ):
+                    return False
+            else:
+                return False
+        elif kind is ToolResultMessage:
+            call_id = message.tool_call_id
+            if (
+                not _identifier(message.id)
+                or not _identifier(call_id)
+                or not _identifier(message.tool_name)
+                or not _text(message.content)
+                or type(message.is_error) is not bool
+                or (pending.pop(call_id, None) != message.tool_name and check_linkage)
+            ):
+                return False
+        elif kind is AssistantMessage:
+            if not _identifier(message.id) or not _struct_blocks(message.content, pending, seen, check_linkage):
+                return False
+        elif kind is UserMessage:
+            if not _identifier(message.id) or not _text(message.content):
+                return False
+        else:
+            return False
+    return not check_linkage or not pending
+
+
+def _json_blocks(content: object, pending: dict[str, str], seen: set[str], check_linkage: bool) -> bool:
+    if type(content) is not list and type(content) is not tuple:
+        return False
+    for block in list(content):
+        if type(block) is not dict or not _str_keys(block):
+            return False
+        block_type = block.get("type")
+        if type(block_type) is not str:
+            return False
+        if block_type == "text":
+            if len(block) != _TEXT_KEYS or not _text(block.get("text")):
+                return False
+            continue
+        if block_type != "toolCall" or len(block) != _CALL_KEYS:
+            return False
+        call_id, name, arguments = block.get("id"), block.get("name"), block.get("arguments")
+        if type(call_id) is not str or type(name) is not str:
+            return False
+        if not _identifier(call_id) or not _identifier(name) or (call_id in seen and check_linkage):
+            return False
+        if type(arguments) is dict:
+            if not _plain_keys(arguments) or not _json_members(arguments.values(), 1):
+                return False
+        elif type(arguments) is not FrozenJsonObject or not _json_members(arguments._items.values(), 1):
+            return False
+        seen.add(call_id)
+        pending[call_id] = name
+    return True
+
+
+def _struct_blocks(content: object, pending: dict[str, str], seen: set[str], check_linkage: bool) -> bool:
+    if type(content) is not tuple:
+        return False
+    for block in content:
+        kind = type(block)
+        if kind is TextBlock:
+            if not _text(block.text):
+                return False
+            continue
+        if kind is not ToolCall:
+            return False
+        call_id, name, raw = block.id, block.name, block.arguments_json
+        if not _identifier(call_id) or not _identifier(name) or (call_id in seen and check_linkage):
+            return False
+        if not is_marked_checked(block) and (
+            type(raw) is not msgspec.Raw or arguments_text(raw, syntax_checked=False)[0] is None
+        ):
+            return False
+        seen.add(call_id)
+        pending[call_id] = name
+    return True
+
+
+def copy_json_object(value: object) -> dict[str, object] | None:
+    """A plain deep copy of tool arguments (a `dict` or `FrozenJsonObject`) if they surely
+    satisfy the JSON rule, else `None`, after which `check_json_tree` finds the problem.
+
+    Every container is listed once (`list(...)` of an exact builtin, a single C call), its
+    members are checked in that listing and copied from it, so what is checked is what is
+    kept, whatever else happens meanwhile.
+    """
+    if type(value) is FrozenJsonObject:
+        return _copy_object(list(value._items.items()), 1)
+    if type(value) is dict:
+        return _copy_object(list(value.items()), 1)
+    return None
+
+
+_REFUSED: Final = object()
+
+
+def _copied(value: object, level: int) -> object:
+    """A member of a container at `level`, copied if it is a container, or `_REFUSED`."""
+    kind = type(value)
+    if kind is str:
+        return value if value.isascii() or _surrogate_in(value) is None else _REFUSED  # type: ignore[attr-defined, call-overload]  # exact str
+    if kind is int or kind is bool or value is None:
+        return value
+    if kind is float:
+        return value if _isfinite(value) else _REFUSED  # type: ignore[arg-type]  # exact float
+    copy: dict[str, object] | list[object] | None
+    if level >= MAX_DEPTH:
+        return _REFUSED
+    if kind is dict:
+        copy = _copy_object(list(value.items()), level + 1)  # type: ignore[attr-defined]  # exact dict
+    elif kind is list or kind is tuple:
+        copy = _copy_array(list(value), level + 1)  # type: ignore[call-overload]  # exact list or tuple
+    elif kind is FrozenJsonObject:
+        copy = _copy_object(list(value._items.items()), level + 1)  # type: ignore[attr-defined]  # exact type
+    else:
+        return _REFUSED
+    return _REFUSED if copy is None else copy
+
+
+def _copy_object(items: list[tuple[object, object]], level: int) -> dict[str, object] | None:
+    if not all(map(_is, map(type, map(_first, items)), repeat(str))):
+        return None
+    keys = "".join(map(_first, items))
+    if not keys.isascii() and _surrogate_in(keys) is not None:
+        return None
+    copy = {key: _copied(value, level) for key, value in items}
+    return None if any(map(_is, copy.values(), repeat(_REFUSED))) else copy  # type: ignore[return-value]  # keys are exact str
+
+
+def _copy_array(elements: list[object], level: int) -> list[object] | None:
+    copy = [_copied(value, level) for value in elements]
+    return None if any(map(_is, copy, repeat(_REFUSED))) else copy
