@@ -32,7 +32,7 @@ import msgspec
 
 from message_ir._json_values import FrozenJsonObject, arguments_text
 from message_ir._limits import MAX_DEPTH
-from message_ir._model import AssistantMessage, TextBlock, ToolCall, ToolResultMessage, UserMessage, is_marked_checked
+from message_ir._model import CHECKED_KEY, AssistantMessage, TextBlock, ToolCall, ToolResultMessage, UserMessage
 
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 _surrogate_in: Final = _SURROGATE.search
@@ -137,21 +137,33 @@ def transcript_is_valid(value: object, *, check_linkage: bool = True) -> bool:
             else:
                 return False
         elif kind is ToolResultMessage:
-            call_id = message.tool_call_id
+            # Struct fields are checked inline: a call per field would be most of the cost.
+            message_id, call_id, tool_name = message.id, message.tool_call_id, message.tool_name
+            content = message.content
             if (
-                not _identifier(message.id)
-                or not _identifier(call_id)
-                or not _identifier(message.tool_name)
-                or not _text(message.content)
+                type(message_id) is not str
+                or type(call_id) is not str
+                or type(tool_name) is not str
+                or type(content) is not str
                 or type(message.is_error) is not bool
-                or (pending.pop(call_id, None) != message.tool_name and check_linkage)
+                or not message_id
+                or not call_id
+                or not tool_name
+                or (pending.pop(call_id, None) != tool_name and check_linkage)
+            ):
+                return False
+            if not (content.isascii() and message_id.isascii() and call_id.isascii() and tool_name.isascii()) and (
+                _surrogate_in(message_id + call_id + tool_name + content) is not None
             ):
                 return False
         elif kind is AssistantMessage:
             if not _identifier(message.id) or not _struct_blocks(message.content, pending, seen, check_linkage):
                 return False
         elif kind is UserMessage:
-            if not _identifier(message.id) or not _text(message.content):
+            message_id, content = message.id, message.content
+            if type(message_id) is not str or type(content) is not str or not message_id:
+                return False
+            if not (content.isascii() and message_id.isascii()) and _surrogate_in(message_id + content) is not None:
                 return False
         else:
             return False
@@ -200,9 +212,13 @@ def _struct_blocks(content: object, pending: dict[str, str], seen: set[str], che
         if kind is not ToolCall:
             return False
         call_id, name, raw = block.id, block.name, block.arguments_json
-        if not _identifier(call_id) or not _identifier(name) or (call_id in seen and check_linkage):
+        if type(call_id) is not str or type(name) is not str or not call_id or not name:
             return False
-        if not is_marked_checked(block) and (
+        if not (call_id.isascii() and name.isascii()) and _surrogate_in(call_id + name) is not None:
+            return False
+        if call_id in seen and check_linkage:
+            return False
+        if block.__dict__.get(CHECKED_KEY) is not raw and (  # not marked as made by the package
             type(raw) is not msgspec.Raw or arguments_text(raw, syntax_checked=False)[0] is None
         ):
             return False

@@ -25,7 +25,7 @@ NonEmptyStr: TypeAlias = Annotated[str, msgspec.Meta(min_length=1)]
 """An ID or a name: msgspec refuses an empty one while decoding."""
 
 _VIEW_KEY = "_arguments_view"
-_CHECKED_KEY = "_checked_arguments"
+CHECKED_KEY = "_checked_arguments"  # in a ToolCall's __dict__: the Raw the package checked
 _CANONICAL_KEY = "_canonical_arguments"
 
 
@@ -107,18 +107,18 @@ def checked_tool_call(id: str, name: str, arguments_json: msgspec.Raw) -> ToolCa
     checks the arguments text again.
     """
     call = ToolCall(id=id, name=name, arguments_json=arguments_json)
-    instance_dict(call)[_CHECKED_KEY] = arguments_json
+    instance_dict(call)[CHECKED_KEY] = arguments_json
     return call
 
 
 def mark_checked(call: ToolCall) -> None:
     """Mark a decoded call whose fields and arguments text have been checked."""
-    instance_dict(call)[_CHECKED_KEY] = call.arguments_json
+    instance_dict(call)[CHECKED_KEY] = call.arguments_json
 
 
 def is_marked_checked(call: ToolCall) -> bool:
     """Whether `call` was made by the package and its arguments text is unchanged since."""
-    return instance_dict(call).get(_CHECKED_KEY) is call.arguments_json
+    return instance_dict(call).get(CHECKED_KEY) is call.arguments_json
 
 
 AssistantBlock: TypeAlias = TextBlock | ToolCall

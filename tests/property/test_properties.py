@@ -25,6 +25,10 @@ from message_ir import (
     user_message,
     validate_transcript,
 )
+from message_ir._fast_path import copy_json_object, transcript_is_valid
+from message_ir._json_values import check_json_tree
+from message_ir._linkage import check_linkage
+from message_ir._shape import ShapeCheck
 from support import Loose, loose
 
 
@@ -227,3 +231,31 @@ def test_repair_properties(transcript: tuple[Message, ...]) -> None:
 def test_jsonl_agrees_with_the_array_form(transcript: tuple[Message, ...]) -> None:
     lines = encode_jsonl(transcript).splitlines()
     assert [json.loads(line) for line in lines] == json.loads(encode_transcript(transcript))
+
+
+def _careful_passes(value: object) -> list[Diagnostic]:
+    check = ShapeCheck()
+    check.transcript(value)
+    return check.diagnostics + check_linkage(check.events)
+
+
+@given(st.one_of(hostile_values, st.lists(hostile_values, max_size=4), broken_transcripts().map(list)))
+def test_the_fast_path_is_never_more_lenient(value: object) -> None:
+    if transcript_is_valid(value):
+        assert _careful_passes(value) == []
+
+
+@given(transcripts())
+def test_the_fast_path_accepts_valid_transcripts_in_both_forms(transcript: tuple[Message, ...]) -> None:
+    assert transcript_is_valid(transcript)
+    assert transcript_is_valid(json.loads(encode_transcript(transcript)))
+    assert transcript_is_valid(decode_transcript(encode_transcript(transcript)))
+
+
+@given(st.dictionaries(texts, st.one_of(json_values, hostile_values), max_size=4))
+def test_the_fast_copy_agrees_with_the_careful_walk(arguments: dict[str, object]) -> None:
+    fast = copy_json_object(arguments)
+    problem, careful = check_json_tree(arguments, copy=True)
+    if fast is not None:
+        assert problem is None
+        assert msgspec.json.encode(fast) == msgspec.json.encode(careful)
