@@ -8,6 +8,6 @@ from hypothesis import HealthCheck, settings
 
 settings.register_profile("default", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile(
-    "deep", max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+    "deep", max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))

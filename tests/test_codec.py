@@ -21,6 +21,7 @@ from message_ir import (
     decode_transcript,
     encode_jsonl,
     encode_transcript,
+    tool_call,
     tool_result_message,
     user_message,
     validate_jsonl,
@@ -185,6 +186,33 @@ def test_encode_refuses_malformed_structs() -> None:
 )
 def test_refusals_explain_themselves(data: bytes, expected: Diagnostic) -> None:
     assert refusal(data) == (expected,)
+
+
+def test_what_msgspec_skips_over_in_arguments_is_still_checked() -> None:
+    # msgspec's skip of a Raw value checks syntax but not UTF-8 or number range.
+    head = b'[{"role":"assistant","id":"a","content":[{"type":"toolCall","id":"c","name":"n","arguments":'
+    tail = b'}]},{"role":"toolResult","id":"r","toolCallId":"c","toolName":"n","content":"","isError":false}]'
+    assert refusal(head + b'{"x":"\xff"}' + tail) == (
+        Diagnostic("INVALID_JSON", None, "$", f"Invalid UTF-8 at byte {len(head) + 6}"),
+    )
+    assert [d.code for d in refusal(head + b'{"x":[1,2e999]}' + tail)] == ["BAD_TOOL_ARGUMENTS"]
+    assert [d.code for d in refusal(head + b"[1]" + tail)] == ["BAD_TOOL_ARGUMENTS"]
+    assert [d.code for d in refusal(head + b'"text"' + tail)] == ["BAD_TOOL_ARGUMENTS"]
+
+    def decoded_call(arguments: bytes) -> ToolCall:
+        message = decode_transcript(head + arguments + tail)[0]
+        assert type(message) is AssistantMessage
+        call = message.content[0]
+        assert type(call) is ToolCall
+        return call
+
+    # Whitespace goes; the text is kept as sent otherwise, and compares by canonical form.
+    spaced = decoded_call('{ "x" : [1, 2.50, "é"] }'.encode())
+    assert bytes(spaced.arguments_json) == '{"x":[1,2.50,"é"]}'.encode()
+    assert spaced == decoded_call(b'{"x":[1,2.5,"\\u00e9"]}')
+    assert hash(spaced) == hash(tool_call(id="c", name="n", arguments={"x": [1, 2.5, "é"]}))
+    # A text in doubt (here "\u00e9" looks like an exponent) is decoded and kept canonical.
+    assert bytes(decoded_call(b'{"x":"\\u00e9"}').arguments_json) == '{"x":"é"}'.encode()
 
 
 def test_argument_depth_limit_is_the_same_as_the_constructors() -> None:
