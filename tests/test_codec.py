@@ -27,6 +27,7 @@ from message_ir import (
     validate_jsonl,
     validate_transcript,
 )
+from message_ir._codec import refused_by_msgspec
 
 
 def sample() -> tuple[Message, ...]:
@@ -308,3 +309,12 @@ def test_jsonl_shape_only_decoding() -> None:
 
 def test_struct_json_is_msgspec_compatible() -> None:
     assert msgspec.json.decode(encode_transcript(sample())) == json.loads(encode_transcript(sample()))
+
+
+def test_a_refusal_the_guard_cannot_explain_is_still_a_refusal() -> None:
+    # Reached only if msgspec and json.loads disagree in a way not known today.
+    assert refused_by_msgspec(msgspec.ValidationError("Expected `str`, got `int` - at `$[2].id`")) == Diagnostic(
+        "INVALID_JSON", 2, "$[2].id", "Refused by the decoder: Expected `str`, got `int`"
+    )
+    assert refused_by_msgspec(None) == Diagnostic("INVALID_JSON", None, "$", "Refused by the decoder: its arguments")
+    assert refused_by_msgspec(msgspec.ValidationError("Invalid value 'x' - at `$[0].role`")).code == "DUPLICATE_KEY"

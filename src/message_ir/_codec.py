@@ -204,20 +204,27 @@ def explain(data: bytes | str, error: Exception | None, check_linkage: bool) -> 
         found = tuple(diagnostic for diagnostic in found if diagnostic.code not in LINKAGE_CODES)
     if found:
         return found
-    # The guard accepts what msgspec refused: a repeated `role` or `type` key whose last
-    # value is valid (json.loads keeps the last; msgspec refuses a second, different tag).
-    return (duplicate_tag(str(error)),)
+    return (refused_by_msgspec(error),)
 
 
-def duplicate_tag(msgspec_message: str) -> Diagnostic:
-    """The `DUPLICATE_KEY` diagnostic for msgspec's complaint about a repeated tag key."""
-    match = _MSGSPEC_PATH.search(msgspec_message)
+def refused_by_msgspec(error: Exception | None) -> Diagnostic:
+    """A diagnostic for what msgspec refused and the guard accepts of `json.loads`'s reading.
+
+    The one known case is a repeated `role` or `type` key whose last value is valid:
+    `json.loads` keeps the last, msgspec refuses a second, different tag (`Invalid value`).
+    Anything else would be a disagreement between the two readers; it is reported as
+    `INVALID_JSON` with msgspec's own words rather than let through.
+    """
+    text = "" if error is None else str(error)
+    match = _MSGSPEC_PATH.search(text)
     path = match.group(1) if match else "$"
     index_match = _MSGSPEC_INDEX.match(path)
     index = int(index_match.group(1)) if index_match else None
-    return Diagnostic(
-        "DUPLICATE_KEY",
-        index,
-        path,
-        "Key appears twice with different values; refused rather than keeping the last",
-    )
+    if text.startswith("Invalid value"):
+        return Diagnostic(
+            "DUPLICATE_KEY",
+            index,
+            path,
+            "Key appears twice with different values; refused rather than keeping the last",
+        )
+    return Diagnostic("INVALID_JSON", index, path, f"Refused by the decoder: {text.split(' - at `', maxsplit=1)[0]}")

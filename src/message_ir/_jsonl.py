@@ -16,7 +16,7 @@ from typing import Final
 
 import msgspec
 
-from message_ir._codec import canonicalize_arguments, duplicate_tag, link_events, parse_json
+from message_ir._codec import canonicalize_arguments, link_events, parse_json, refused_by_msgspec
 from message_ir._diagnostics import Diagnostic, TranscriptError
 from message_ir._fast_path import transcript_is_valid
 from message_ir._linkage import check_linkage as link_diagnostics
@@ -81,9 +81,8 @@ class JsonlReader:
         before = len(self.check.diagnostics)
         self.check.checked_message(index, value)
         if len(self.check.diagnostics) == before:
-            tag = duplicate_tag(str(error))
-            path = f"$[{index}]" + tag.path[1:]
-            self.check.report(tag.code, index, path, tag.message)
+            refusal = refused_by_msgspec(error)
+            self.check.report(refusal.code, index, f"$[{index}]" + refusal.path[1:], refusal.message)
 
     def diagnostics(self) -> tuple[Diagnostic, ...]:
         """Every diagnostic so far, shape and linkage, sorted by line."""
