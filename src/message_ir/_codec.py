@@ -227,4 +227,5 @@ def refused_by_msgspec(error: Exception | None) -> Diagnostic:
             path,
             "Key appears twice with different values; refused rather than keeping the last",
         )
-    return Diagnostic("INVALID_JSON", index, path, f"Refused by the decoder: {text.split(' - at `', maxsplit=1)[0]}")
+    reason = text.split(" - at `", maxsplit=1)[0] or "its arguments"
+    return Diagnostic("INVALID_JSON", index, path, f"Refused by the decoder: {reason}")
