@@ -181,3 +181,43 @@ def test_repair_refuses_a_malformed_transcript() -> None:
         "-:0: BAD_MESSAGE_ID Expected a non-empty `str`, got `''` (at $[0].id)\n"
         "message-ir: -: not repaired: repair fixes linkage only\n"
     )
+
+
+def test_progress_shows_on_a_terminal_for_a_large_log(tmp_path: Path) -> None:
+    import os
+    import pty
+
+    log = tmp_path / "big.jsonl"
+    line = b'{"role":"user","id":"u","content":"' + b"x" * 150 + b'"}\n'
+    log.write_bytes(line * 60_000)  # over 8 MB and 50,000 lines
+    primary, secondary = pty.openpty()
+    try:
+        completed = subprocess.run(
+            [sys.executable, "-m", "message_ir", "validate", str(log)],
+            stderr=secondary,
+            stdout=subprocess.PIPE,
+            timeout=120,
+            check=False,
+        )
+        os.close(secondary)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(primary, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(primary)
+    assert completed.returncode == 0
+    assert completed.stdout == f"{log}: valid\n".encode()
+    assert b"message-ir: " + str(log).encode() + b": 60,000 lines, done" in shown
+
+
+def test_no_progress_when_stderr_is_not_a_terminal(tmp_path: Path) -> None:
+    log = tmp_path / "big.jsonl"
+    log.write_bytes((b'{"role":"user","id":"u","content":"' + b"x" * 150 + b'"}\n') * 60_000)
+    completed = run("validate", str(log))
+    assert (completed.returncode, completed.stderr) == (0, "")
