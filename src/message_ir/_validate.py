@@ -14,7 +14,9 @@ def validate_transcript(value: object) -> tuple[Diagnostic, ...]:
 
     `value` may be anything: a sequence of the package's messages (built by the
     constructors or by calling the Struct classes directly), the output of `json.loads`, or
-    a hostile object. Shape diagnostics come from the shape pass; linkage diagnostics come
+    a hostile object. A fast pass answers for transcripts that are entirely valid (see
+    `message_ir._fast_path`); anything it doubts goes through the careful passes. Shape
+    diagnostics come from the shape pass; linkage diagnostics come
     from the calls and results the shape pass could read, with no cascades (see
     `message_ir._linkage`). All are returned sorted by message index, shape before linkage
     within one message.
