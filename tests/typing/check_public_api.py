@@ -12,30 +12,46 @@ from typing import Literal
 from typing_extensions import assert_type
 
 from message_ir import (
+    MAX_DEPTH,
     AssistantBlock,
     AssistantMessage,
+    AssistantMessageJson,
+    BlockInput,
+    ConstructionError,
     Diagnostic,
     DiagnosticCode,
     Fix,
     FixAction,
     FrozenJsonObject,
+    JsonData,
+    JsonInput,
     JsonValue,
     Message,
     MessageJson,
     Repair,
     TextBlock,
+    TextBlockInput,
+    TextBlockJson,
     ToolCall,
+    ToolCallInput,
     ToolResultMessage,
+    ToolResultMessageJson,
     TranscriptError,
     UserMessage,
+    UserMessageJson,
     assistant_message,
     decode_jsonl,
     decode_transcript,
     encode_jsonl,
     encode_transcript,
+    is_assistant_message_json,
+    is_json_value,
     is_message_json,
+    is_text_block_json,
     is_tool_call_json,
+    is_tool_result_message_json,
     is_transcript_json,
+    is_user_message_json,
     repair_transcript,
     text_block,
     text_from_assistant,
@@ -138,6 +154,42 @@ def caught(data: bytes) -> tuple[Diagnostic, ...]:
     return ()
 
 
+def narrow_more(parsed: object) -> str:
+    """The remaining guards narrow to their TypedDicts (or to what the constructors take)."""
+    if is_user_message_json(parsed):
+        assert_type(parsed, UserMessageJson)
+        return parsed["content"]
+    if is_assistant_message_json(parsed):
+        assert_type(parsed, AssistantMessageJson)
+        return parsed["content"][0]["type"]
+    if is_tool_result_message_json(parsed):
+        assert_type(parsed, ToolResultMessageJson)
+        return str(parsed["isError"])
+    if is_text_block_json(parsed):
+        assert_type(parsed, TextBlockJson)
+        return parsed["text"]
+    if is_json_value(parsed):
+        assert_type(parsed, JsonInput)
+    return ""
+
+
+def construction_error() -> str:
+    try:
+        user_message(id="", content="x")
+    except ConstructionError as error:
+        assert_type(error.path, str)
+        return error.problem
+    return ""
+
+
+typed_block: BlockInput = {"type": "text", "text": "x"}
+typed_call: ToolCallInput = {"type": "toolCall", "id": "c", "name": "n", "arguments": {"k": [1, None]}}
+typed_text: TextBlockInput = {"type": "text", "text": "t"}
+assert_type(MAX_DEPTH, Literal[64])
+assert_type(call.arguments.thaw(), dict[str, JsonData])
+assert_type(call.canonical_arguments(), bytes)
+
+
 # --- misuse: each of these must be a type error ------------------------------------------
 
 user.content = "changed"  # type: ignore[misc]
@@ -152,3 +204,5 @@ text_from_assistant(user)  # type: ignore[arg-type]
 code: DiagnosticCode = "NOT_A_CODE"  # type: ignore[assignment]
 action: FixAction = "deleted"  # type: ignore[assignment]
 decode_transcript(5)  # type: ignore[arg-type]
+bad_call: ToolCallInput = {"type": "toolCall", "id": "c", "name": "n"}  # type: ignore[typeddict-item]
+validate_transcript()  # type: ignore[call-arg]
