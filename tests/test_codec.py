@@ -318,3 +318,15 @@ def test_a_refusal_the_guard_cannot_explain_is_still_a_refusal() -> None:
     )
     assert refused_by_msgspec(None) == Diagnostic("INVALID_JSON", None, "$", "Refused by the decoder: its arguments")
     assert refused_by_msgspec(msgspec.ValidationError("Invalid value 'x' - at `$[0].role`")).code == "DUPLICATE_KEY"
+
+
+def test_str_input_with_a_raw_lone_surrogate_is_explained_not_raised() -> None:
+    text = '[{"role":"user","id":"u","content":"\ud800"}]'
+    assert refusal(text) == (
+        Diagnostic(
+            "BAD_CONTENT", 0, "$[0].content", "Expected a `str` encodable as UTF-8, got one with a lone surrogate"
+        ),
+    )
+    with pytest.raises(TranscriptError) as caught:
+        decode_jsonl('{"role":"user","id":"u","content":"\ud800"}\n')
+    assert [d.code for d in caught.value.diagnostics] == ["BAD_CONTENT"]
