@@ -60,6 +60,12 @@ class Diagnostic(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename
         return f"{self.code}: {self.message} - at `{self.path}`"
 
 
+def by_message_index(diagnostic: Diagnostic) -> int:
+    """A sort key: transcript-level diagnostics first, then by message (stable within one)."""
+    index = diagnostic.message_index
+    return -1 if index is None else index
+
+
 class TranscriptError(ValueError):
     """A transcript was refused; `diagnostics` says every reason (never empty)."""
 

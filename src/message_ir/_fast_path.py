@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 import operator
-import re
 from collections.abc import Iterable
 from itertools import repeat
 from operator import itemgetter
@@ -30,12 +29,11 @@ from typing import Final
 
 import msgspec
 
-from message_ir._json_values import FrozenJsonObject, arguments_text
+from message_ir._json_values import LONE_SURROGATE, FrozenJsonObject, arguments_text
 from message_ir._limits import MAX_DEPTH
 from message_ir._model import CHECKED_KEY, AssistantMessage, TextBlock, ToolCall, ToolResultMessage, UserMessage
 
-_SURROGATE: Final = re.compile("[\ud800-\udfff]")
-_surrogate_in: Final = _SURROGATE.search
+_surrogate_in: Final = LONE_SURROGATE.search
 _isfinite: Final = math.isfinite
 _is: Final = operator.is_
 _first: Final = itemgetter(0)

@@ -133,12 +133,13 @@ class JsonProblem(NamedTuple):
     message: str
 
 
-_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+"""Finds a lone surrogate: a `str` holding one cannot be encoded as UTF-8."""
 
 
 def str_problem(value: str) -> str | None:
     """What is wrong with an exact `str` as JSON text, if anything (a lone surrogate)."""
-    if value.isascii() or _SURROGATE.search(value) is None:
+    if value.isascii() or LONE_SURROGATE.search(value) is None:
         return None
     return "Expected a `str` encodable as UTF-8, got one with a lone surrogate"
 

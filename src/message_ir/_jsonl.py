@@ -17,13 +17,12 @@ from typing import Final
 import msgspec
 
 from message_ir._codec import canonicalize_arguments, link_events, parse_json, refused_by_msgspec
-from message_ir._diagnostics import Diagnostic, TranscriptError
+from message_ir._diagnostics import Diagnostic, TranscriptError, by_message_index
 from message_ir._fast_path import transcript_is_valid
 from message_ir._linkage import check_linkage as link_diagnostics
 from message_ir._model import AssistantMessage, Message, ToolCall
 from message_ir._shape import ShapeCheck
 from message_ir._untyped import encode_json
-from message_ir._validate import _message_order
 
 _message_decoder: Final = msgspec.json.Decoder(Message)
 
@@ -87,7 +86,7 @@ class JsonlReader:
     def diagnostics(self) -> tuple[Diagnostic, ...]:
         """Every diagnostic so far, shape and linkage, sorted by line."""
         found = self.check.diagnostics + link_diagnostics(self.check.events)
-        found.sort(key=_message_order)
+        found.sort(key=by_message_index)
         return tuple(found)
 
 

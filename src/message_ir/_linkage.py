@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from message_ir._diagnostics import Diagnostic
+from message_ir._diagnostics import Diagnostic, by_message_index
 from message_ir._paths import join_path
 
 
@@ -142,10 +142,5 @@ def check_linkage(events: list[LinkEvent]) -> list[Diagnostic]:
                     f"Tool call {call_id!r} has no result after it",
                 )
             )
-    found.sort(key=_message_order)
+    found.sort(key=by_message_index)
     return found
-
-
-def _message_order(diagnostic: Diagnostic) -> int:
-    index = diagnostic.message_index
-    return -1 if index is None else index

@@ -17,11 +17,8 @@ Each function is small, runs no caller code, and returns `object` or a precise t
 from __future__ import annotations
 
 import json
-import operator
-import re
 import sys
-from itertools import repeat
-from typing import BinaryIO, Final, TextIO, cast
+from typing import BinaryIO, Final, TextIO
 
 import msgspec
 
@@ -79,27 +76,3 @@ def literal_strings(alias: object) -> frozenset[str]:
 def standard_streams() -> tuple[BinaryIO, TextIO, TextIO]:
     """Standard input (as bytes), output and error; typeshed types them `TextIO | Any`."""
     return sys.stdin.buffer, sys.stdout, sys.stderr
-
-
-def exact_dict(value: object) -> dict[object, object] | None:
-    """`value` itself if it is an exact `dict` (not a subclass), else `None`."""
-    if type(value) is dict:
-        return value
-    return None
-
-
-def all_str_keys(record: dict[object, object]) -> bool:
-    """Whether every key of an exact dict is an exact `str`: a loop in C that runs no caller code
-    (`type()` reads the object's type slot; `operator.is_` compares pointers)."""
-    return all(map(operator.is_, map(type, record), repeat(str)))
-
-
-def plain_text_keys(record: dict[object, object]) -> bool:
-    """Whether every key of an exact dict is an exact `str` with no lone surrogate."""
-    if not all(map(operator.is_, map(type, record), repeat(str))):
-        return False
-    keys = "".join(cast("dict[str, object]", record))  # every key is an exact str, checked above
-    return keys.isascii() or _SURROGATE.search(keys) is None
-
-
-_SURROGATE: Final = re.compile("[\ud800-\udfff]")

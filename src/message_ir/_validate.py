@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from message_ir._diagnostics import Diagnostic
+from message_ir._diagnostics import Diagnostic, by_message_index
 from message_ir._fast_path import transcript_is_valid
 from message_ir._json_values import type_name
 from message_ir._linkage import check_linkage
@@ -30,13 +30,8 @@ def validate_transcript(value: object) -> tuple[Diagnostic, ...]:
         if not check.diagnostics:
             return tuple(linkage)
         combined = check.diagnostics + linkage
-        combined.sort(key=_message_order)
+        combined.sort(key=by_message_index)
         return tuple(combined)
     except Exception as error:  # noqa: BLE001  # the guard never raises
         # As in ShapeCheck.transcript: no known input gets here (MemoryError aside).
         return (Diagnostic("UNREADABLE_VALUE", None, "$", f"Transcript could not be read: `{type_name(error)}`"),)
-
-
-def _message_order(diagnostic: Diagnostic) -> int:
-    index = diagnostic.message_index
-    return -1 if index is None else index
