@@ -1,8 +1,9 @@
-"""The one place where values of type `Any` are turned into typed ones.
+"""The boundary where values of type `Any` are turned into typed ones.
 
-Everything else in the package is checked by mypy with `disallow_any_expr`; this module is
-exempt (see `[tool.mypy.overrides]` in pyproject.toml) because what it wraps has `Any` in
-its signature and nothing can be done about it at the call site:
+The package is checked by mypy with `disallow_any_expr`; this module is exempt (see
+`[tool.mypy.overrides]` in pyproject.toml; the only other exemption is `_fast_path`, for the
+reason its docstring gives) because what it wraps has `Any` in its signature and nothing can
+be done about it at the call site:
 
 - narrowing `object` with `type(x) is dict` (or `list`, `tuple`) gives `dict[Any, Any]`;
   the helpers here list the items of an *exact* builtin once, as `object`s;
