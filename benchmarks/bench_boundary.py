@@ -215,6 +215,18 @@ def measure(count: int, rounds: int) -> tuple[dict[str, float], int]:
     return {name: statistics.median(times) for name, times in samples.items()}, len(data)
 
 
+def _cpu() -> str:
+    """The processor's name: `platform.processor()` is empty on Linux, /proc/cpuinfo is not."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown cpu"
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", default="1000,10000,100000", help="message counts, comma-separated")
@@ -223,7 +235,7 @@ def main(argv: list[str] | None = None) -> None:
     sizes = [int(size) for size in str(options.sizes).split(",")]
     rounds = int(options.rounds)
     print(
-        f"machine: {platform.machine()}, {platform.processor() or 'unknown cpu'}; Python {sys.version.split()[0]}; "
+        f"machine: {platform.machine()}, {_cpu()}; Python {sys.version.split()[0]}; "
         f"msgspec {msgspec.__version__}; pydantic {pydantic.VERSION}; {rounds} rounds, gc off while timing"
     )
     medians: dict[int, dict[str, float]] = {}
