@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import enum
+from collections.abc import Callable, Iterator
 from typing import ParamSpec, Protocol, TypeVar, cast
 
 P = ParamSpec("P")
@@ -23,3 +24,48 @@ def loose(function: Callable[P, R]) -> Loose[R]:
     see what happens at run time, where nothing stops a caller.
     """
     return cast("Loose[R]", function)
+
+
+class Color(enum.IntEnum):
+    """An `int` subclass: refused wherever a JSON value is expected."""
+
+    RED = 1
+
+
+class StrSub(str):
+    """A `str` subclass with nothing overridden: refused for its type alone."""
+
+    __slots__ = ()
+
+
+class DictSub(dict[str, object]):
+    """A `dict` subclass with nothing overridden: refused for its type alone."""
+
+
+class ListSub(list[object]):
+    """A `list` subclass with nothing overridden: refused for its type alone."""
+
+
+class Explosive:
+    """Every hook raises: code that touches it before checking its type fails loudly."""
+
+    def __getattribute__(self, name: str) -> object:
+        raise RuntimeError(name)
+
+    def __getattr__(self, name: str) -> object:
+        raise RuntimeError(name)
+
+    def __len__(self) -> int:
+        raise RuntimeError("len")
+
+    def __iter__(self) -> Iterator[object]:
+        raise RuntimeError("iter")
+
+    def __getitem__(self, key: object) -> object:
+        raise RuntimeError("getitem")
+
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("eq")
+
+    def __hash__(self) -> int:
+        raise RuntimeError("hash")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Iterator
 from typing import NoReturn, cast
 
@@ -27,7 +26,7 @@ from message_ir import (
     user_message,
     validate_transcript,
 )
-from support import loose
+from support import Color, DictSub, Explosive, StrSub, loose
 
 
 def call_block(arguments: object, **overrides: object) -> ToolCallInput:
@@ -43,18 +42,6 @@ def assistant_error(*content: object) -> str:
         loose(assistant_message)(id="m", content=list(content))
     assert isinstance(caught.value, TypeError)
     return str(caught.value)
-
-
-class Color(enum.IntEnum):
-    RED = 1
-
-
-class MyStr(str):
-    __slots__ = ()
-
-
-class MyDict(dict[str, object]):
-    pass
 
 
 # --- the IR values ---------------------------------------------------------------------
@@ -186,8 +173,8 @@ def test_shared_references_are_fine() -> None:
             "user_message(): Expected `str`, got `NoneType` - at `$.content`",
         ),
         (
-            lambda: loose(user_message)(id=MyStr("u"), content="x"),
-            "user_message(): Expected `str`, got `MyStr` - at `$.id`",
+            lambda: loose(user_message)(id=StrSub("u"), content="x"),
+            "user_message(): Expected `str`, got `StrSub` - at `$.id`",
         ),
         (
             lambda: loose(user_message)(id="u", content="\ud800"),
@@ -247,8 +234,8 @@ def test_field_rejections(build: Callable[[], object], expected: str) -> None:
     [
         ("text", "Expected a block (`dict`, `TextBlock` or `ToolCall`), got `str` - at `$.content[0]`"),
         (
-            MyDict(type="text", text="x"),
-            "Expected a block (`dict`, `TextBlock` or `ToolCall`), got `MyDict` - at `$.content[0]`",
+            DictSub(type="text", text="x"),
+            "Expected a block (`dict`, `TextBlock` or `ToolCall`), got `DictSub` - at `$.content[0]`",
         ),
         ({"type": "image", "url": "u"}, "Object contains unknown field `url` - at `$.content[0]`"),
         ({"type": "image"}, "Invalid block type 'image'; expected `text` or `toolCall` - at `$.content[0].type`"),
@@ -261,7 +248,7 @@ def test_field_rejections(build: Callable[[], object], expected: str) -> None:
         (call_block({}, id=""), "Expected a non-empty `str`, got `''` - at `$.content[0].id`"),
         (call_block({}, name=None), "Expected `str`, got `NoneType` - at `$.content[0].name`"),
         (call_block([1, 2]), "Expected `dict`, got `list` - at `$.content[0].arguments`"),
-        (call_block(MyDict()), "Expected `dict`, got `MyDict` - at `$.content[0].arguments`"),
+        (call_block(DictSub()), "Expected `dict`, got `DictSub` - at `$.content[0].arguments`"),
     ],
 )
 def test_block_rejections(block: object, expected: str) -> None:
@@ -277,8 +264,8 @@ def test_block_rejections(block: object, expected: str) -> None:
         ({1: "x"}, "Expected object keys of type `str`, got `int` - at `$.content[0].arguments`"),
         ({"a": {(1, 2): "x"}}, "Expected object keys of type `str`, got `tuple` - at `$.content[0].arguments.a`"),
         ({"a": Color.RED}, "Expected a JSON value, got `Color` - at `$.content[0].arguments.a`"),
-        ({"a": MyStr("x")}, "Expected a JSON value, got `MyStr` - at `$.content[0].arguments.a`"),
-        ({"a": MyDict()}, "Expected a JSON value, got `MyDict` - at `$.content[0].arguments.a`"),
+        ({"a": StrSub("x")}, "Expected a JSON value, got `StrSub` - at `$.content[0].arguments.a`"),
+        ({"a": DictSub()}, "Expected a JSON value, got `DictSub` - at `$.content[0].arguments.a`"),
         ({"a": {1, 2}}, "Expected a JSON value, got `set` - at `$.content[0].arguments.a`"),
         ({"a": b"x"}, "Expected a JSON value, got `bytes` - at `$.content[0].arguments.a`"),
         ({"a": object()}, "Expected a JSON value, got `object` - at `$.content[0].arguments.a`"),
@@ -348,25 +335,6 @@ def test_error_attributes() -> None:
 # --- no caller code runs ----------------------------------------------------------------
 
 
-class Booby:
-    """Raises from every hook a constructor could be tempted to call."""
-
-    def __getattribute__(self, name: str) -> object:
-        raise AssertionError(f"read {name}")
-
-    def __iter__(self) -> Iterator[object]:
-        raise AssertionError("iterated")
-
-    def __len__(self) -> int:
-        raise AssertionError("len")
-
-    def __hash__(self) -> int:
-        raise AssertionError("hashed")
-
-    def __eq__(self, other: object) -> bool:
-        raise AssertionError("compared")
-
-
 class BoobyDict(dict[str, object]):
     def __getitem__(self, key: str) -> object:
         raise AssertionError("getitem")
@@ -392,7 +360,7 @@ class BoobyStr(str):
 
 
 HOSTILE: dict[str, Callable[[], object]] = {
-    "object": Booby,
+    "object": Explosive,
     "dict": lambda: BoobyDict(type="text", text="x"),
     "str": lambda: BoobyStr("text"),
 }

@@ -21,7 +21,7 @@ from message_ir import (
     user_message,
     validate_transcript,
 )
-from support import loose
+from support import Explosive, loose
 
 JsonRecord = dict[str, object]
 
@@ -323,31 +323,6 @@ def test_constructed_transcripts_validate_and_agree_with_their_json() -> None:
 # --- hostile input -------------------------------------------------------------------------
 
 
-class Explosive:
-    """Every hook raises; the validator must refuse it by its type without touching it."""
-
-    def __getattribute__(self, name: str) -> object:
-        raise RuntimeError(name)
-
-    def __getattr__(self, name: str) -> object:
-        raise RuntimeError(name)
-
-    def __len__(self) -> int:
-        raise RuntimeError("len")
-
-    def __iter__(self) -> Iterator[object]:
-        raise RuntimeError("iter")
-
-    def __getitem__(self, key: object) -> object:
-        raise RuntimeError("getitem")
-
-    def __eq__(self, other: object) -> bool:
-        raise RuntimeError("eq")
-
-    def __hash__(self) -> int:
-        raise RuntimeError("hash")
-
-
 class Liar:
     """Claims to be a dict."""
 
@@ -366,7 +341,7 @@ class HostileStr(str):
         raise RuntimeError("eq")
 
 
-class ListSub(list[object]):
+class HostileList(list[object]):
     def __len__(self) -> int:
         raise RuntimeError("len")
 
@@ -374,7 +349,7 @@ class ListSub(list[object]):
         raise RuntimeError("iter")
 
 
-class DictSub(dict[str, object]):
+class HostileDict(dict[str, object]):
     def items(self) -> NoReturn:
         raise RuntimeError("items")
 
@@ -405,7 +380,7 @@ HOSTILE_TOPS: dict[str, Callable[[], object]] = {
     "generator": gen,
     "explosive": Explosive,
     "liar": Liar,
-    "list subclass": lambda: ListSub([user()]),
+    "list subclass": lambda: HostileList([user()]),
     "deep list": lambda: deep_list(100_000),
 }
 
@@ -420,7 +395,7 @@ def test_hostile_transcripts_give_diagnostics(kind: str) -> None:
 HOSTILE_MESSAGES: dict[str, Callable[[], object]] = {
     "explosive message": lambda: [Explosive()],
     "liar message": lambda: [Liar()],
-    "dict subclass message": lambda: [DictSub(user())],
+    "dict subclass message": lambda: [HostileDict(user())],
     "hostile id": lambda: [{"role": "user", "id": HostileStr("u"), "content": "x"}],
     "hostile role": lambda: [{"role": HostileStr("user"), "id": "u", "content": "x"}],
     "hostile call id": lambda: [assistant(call(cast("str", HostileStr("c"))))],
@@ -428,7 +403,7 @@ HOSTILE_MESSAGES: dict[str, Callable[[], object]] = {
     "explosive block": lambda: [assistant(cast("JsonRecord", Explosive()))],
     "explosive argument": lambda: [assistant(call("c", arguments={"a": Explosive()}))],
     "explosive content": lambda: [{"role": "assistant", "id": "a", "content": Explosive()}],
-    "list subclass content": lambda: [{"role": "assistant", "id": "a", "content": ListSub()}],
+    "list subclass content": lambda: [{"role": "assistant", "id": "a", "content": HostileList()}],
     "deep arguments": lambda: [assistant(call("c", arguments=deep_dict(100_000)))],
     "deep content": lambda: [{"role": "user", "id": "u", "content": deep_list(100_000)}],
 }

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Iterator
-
 from hypothesis import strategies as st
 
 from message_ir import (
@@ -16,6 +13,7 @@ from message_ir import (
     tool_result_message,
     user_message,
 )
+from support import Color, DictSub, Explosive, ListSub, StrSub
 
 # Text without lone surrogates (hypothesis's default excludes category Cs), astral included.
 texts = st.text(alphabet=st.characters(codec="utf-8"), max_size=12)
@@ -116,45 +114,10 @@ def broken_transcripts(draw: st.DrawFn) -> tuple[Message, ...]:
     return tuple(messages)
 
 
-class Color(enum.IntEnum):
-    RED = 1
-
-
-class StrSub(str):
-    __slots__ = ()
-
-
-class DictSub(dict[str, object]):
-    pass
-
-
-class ListSub(list[object]):
-    pass
-
-
-class Exploding:
-    """Every hook raises."""
-
-    def __getattribute__(self, name: str) -> object:
-        raise RuntimeError(name)
-
-    def __len__(self) -> int:
-        raise RuntimeError("len")
-
-    def __iter__(self) -> Iterator[object]:
-        raise RuntimeError("iter")
-
-    def __eq__(self, other: object) -> bool:
-        raise RuntimeError("eq")
-
-    def __hash__(self) -> int:
-        raise RuntimeError("hash")
-
-
 hostile_leaves: st.SearchStrategy[object] = st.one_of(
     scalars,
     st.sampled_from([float("nan"), float("inf"), -float("inf"), b"bytes", Color.RED, 1j, {1, 2}, frozenset()]),
-    st.builds(Exploding),
+    st.builds(Explosive),
     texts.map(StrSub),
     st.just("\ud800"),
     st.sampled_from(["user", "assistant", "toolResult", "text", "toolCall", "role", "type", "id", "content"]),
