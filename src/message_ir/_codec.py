@@ -3,17 +3,19 @@
 Decoding has a fast path and an explaining path. The fast path is one typed msgspec decode
 straight into the frozen Structs, which already checks every tag, field type, required and
 unknown field, non-empty ID, UTF-8 string and number range; tool arguments stay as
-`msgspec.Raw`, skipped without recursion. Then one Python pass over the messages makes each
-call's arguments canonical (`canonical_object_bytes`: depth on the bytes, one C decode, one
-C encode; no Python walk over the values) and records the link events, and `check_linkage`
-runs once. Only when all of that passes are messages handed out.
+`msgspec.Raw`, skipped without recursion. Then one Python pass over the messages tests
+linkage (`_finish_decoded`) and collects the calls, whose arguments text `adopt_arguments`
+checks on the bytes of all of them at once (no Python walk over argument values), compacts
+and copies into buffers of their own. Only when all of that passes are messages handed out;
+link events, for the diagnostics, are built only when linkage failed.
 
 When anything fails, the explaining path parses the text again with `json.loads` and hands
 the result to `validate_transcript`, so the diagnostics are exactly the ones the guard gives
 for the parsed JSON. Text that is not UTF-8 or not JSON, or that nests deeper than
 `PARSE_DEPTH` (beyond anything valid), gets a boundary diagnostic of its own instead, and
 so does a message or block whose `role` or `type` key appears twice with different values
-(msgspec refuses it where `json.loads` would silently keep the last one).
+(msgspec refuses it where `json.loads` would silently keep the last one), and anything
+else msgspec refused that the guard cannot explain (`refused_by_msgspec`).
 """
 
 from __future__ import annotations
@@ -30,7 +32,6 @@ from message_ir._json_values import (
     arguments_text,
     compact_all,
     depth_exceeds,
-    quick_arguments_check,
     quick_arguments_check_all,
     type_name,
 )
@@ -127,38 +128,30 @@ def _finish_decoded(messages: list[Message]) -> str:
                         linked = False
                     seen.add(call_id)
                     pending[call_id] = block.name
-    texts = [bytes(call.arguments_json) for call in calls]
-    if not quick_arguments_check_all(texts):
-        for index, text in enumerate(texts):
-            if not quick_arguments_check(text):
-                kept, _ = arguments_text(text, syntax_checked=False)
-                if kept is None:
-                    return _REFUSED
-                texts[index] = kept
-    compact_all(texts)
-    for call, text in zip(calls, texts, strict=True):
-        # A buffer of its own: the Raw that msgspec decoded points into the whole input.
-        force_setattr(call, "arguments_json", msgspec.Raw(text))
-        mark_checked(call)
+    if not adopt_arguments(calls):
+        return _REFUSED
     return _LINKED if linked and not pending else _UNLINKED
 
 
-def canonicalize_arguments(call: ToolCall) -> bool:
-    """Check a decoded call's arguments text and give it a buffer of its own; false if refused.
+def adopt_arguments(calls: list[ToolCall]) -> bool:
+    """Check the arguments text of decoded calls and give each a compact buffer of its own.
 
-    The `Raw` that msgspec decodes points into the whole input; replacing it lets the input
-    go once the messages are all that is kept.
+    False when some text is not acceptable (nothing is changed then). The checks a `Raw`
+    skip leaves open are made on the bytes of all the texts at once, and one by one only
+    when that is in doubt. The new buffers let the input go: the `Raw` msgspec decodes
+    points into the whole of it.
     """
-    texts = [bytes(call.arguments_json)]
-    if not quick_arguments_check(texts[0]):
-        kept, _ = arguments_text(texts[0], syntax_checked=False)
-        if kept is None:
-            return False
-        texts[0] = kept
+    texts = [bytes(call.arguments_json) for call in calls]
+    if not quick_arguments_check_all(texts):
+        for index, text in enumerate(texts):
+            kept, _ = arguments_text(text, syntax_checked=True)
+            if kept is None:
+                return False
+            texts[index] = kept
     compact_all(texts)
-    text = texts[0]
-    force_setattr(call, "arguments_json", msgspec.Raw(text))
-    mark_checked(call)
+    for call, text in zip(calls, texts, strict=True):
+        force_setattr(call, "arguments_json", msgspec.Raw(text))
+        mark_checked(call)
     return True
 
 

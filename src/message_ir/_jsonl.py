@@ -16,7 +16,7 @@ from typing import Final
 
 import msgspec
 
-from message_ir._codec import canonicalize_arguments, link_events, parse_json, refused_by_msgspec
+from message_ir._codec import adopt_arguments, link_events, parse_json, refused_by_msgspec
 from message_ir._diagnostics import Diagnostic, TranscriptError, by_message_index
 from message_ir._fast_path import transcript_is_valid
 from message_ir._linkage import check_linkage as link_diagnostics
@@ -63,8 +63,8 @@ class JsonlReader:
         except (msgspec.DecodeError, RecursionError, UnicodeError) as error:
             self.explain(index, line, error)
             return
-        if type(message) is AssistantMessage and not all(
-            canonicalize_arguments(block) for block in message.content if type(block) is ToolCall
+        if type(message) is AssistantMessage and not adopt_arguments(
+            [block for block in message.content if type(block) is ToolCall]
         ):
             self.explain(index, line, None)
             return
