@@ -27,7 +27,6 @@ from typing import Final
 import msgspec
 
 from message_ir._diagnostics import LINKAGE_CODES, Diagnostic, TranscriptError
-from message_ir._fast_path import transcript_is_valid
 from message_ir._json_values import (
     arguments_text,
     compact_all,
@@ -38,9 +37,8 @@ from message_ir._json_values import (
 from message_ir._linkage import LinkEvent
 from message_ir._linkage import check_linkage as link_diagnostics
 from message_ir._model import AssistantMessage, Message, ToolCall, ToolResultMessage, mark_checked
-from message_ir._shape import ShapeCheck
 from message_ir._untyped import encode_json, force_setattr, loads
-from message_ir._validate import validate_transcript
+from message_ir._validate import require_shape, validate_transcript
 
 PARSE_DEPTH: Final = 512
 """Text nested deeper than this is refused before it is parsed (`JSON_TOO_DEEP`).
@@ -61,11 +59,7 @@ def encode_transcript(messages: Sequence[Message]) -> bytes:
     by calling the Struct classes directly can be): nothing malformed reaches the encoder.
     Linkage is not required, so a session can be saved while a call awaits its result.
     """
-    if not transcript_is_valid(messages, check_linkage=False):
-        check = ShapeCheck()
-        check.transcript(messages)
-        if check.diagnostics:
-            raise TranscriptError(tuple(check.diagnostics))
+    require_shape(messages)
     return encode_json(messages)
 
 

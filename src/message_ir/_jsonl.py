@@ -18,11 +18,11 @@ import msgspec
 
 from message_ir._codec import adopt_arguments, link_events, parse_json, refused_by_msgspec
 from message_ir._diagnostics import Diagnostic, TranscriptError, by_message_index
-from message_ir._fast_path import transcript_is_valid
 from message_ir._linkage import check_linkage as link_diagnostics
 from message_ir._model import AssistantMessage, Message, ToolCall
 from message_ir._shape import ShapeCheck
 from message_ir._untyped import encode_json
+from message_ir._validate import require_shape
 
 _message_decoder: Final = msgspec.json.Decoder(Message)
 
@@ -32,11 +32,7 @@ def encode_jsonl(messages: Sequence[Message]) -> bytes:
 
     Raises `TranscriptError` for a message that is not well-formed, as `encode_transcript`.
     """
-    if not transcript_is_valid(messages, check_linkage=False):
-        check = ShapeCheck()
-        check.transcript(messages)
-        if check.diagnostics:
-            raise TranscriptError(tuple(check.diagnostics))
+    require_shape(messages)
     return b"".join([encode_json(message) + b"\n" for message in messages])
 
 

@@ -33,8 +33,8 @@ import msgspec
 from message_ir._diagnostics import Diagnostic, LinkageCode, TranscriptError
 from message_ir._json_values import type_name
 from message_ir._model import AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage
-from message_ir._shape import ShapeCheck
 from message_ir._untyped import exact_sequence_items
+from message_ir._validate import require_shape
 
 FixAction: TypeAlias = Literal["inserted_result", "dropped_result", "moved_result", "renamed_tool", "unrepaired"]
 """What a `Fix` did."""
@@ -195,10 +195,7 @@ def repair_transcript(
 
 def _well_formed(messages: object) -> list[Message]:
     """The messages, if they are a list or tuple of well-formed structs; else raise."""
-    check = ShapeCheck()
-    check.transcript(messages)
-    if check.diagnostics:
-        raise TranscriptError(tuple(check.diagnostics))
+    require_shape(messages)
     given: list[Message] = []
     for index, message in enumerate(exact_sequence_items(messages) or ()):
         if type(message) is UserMessage or type(message) is AssistantMessage or type(message) is ToolResultMessage:

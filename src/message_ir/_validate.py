@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
-from message_ir._diagnostics import Diagnostic, by_message_index
+from message_ir._diagnostics import Diagnostic, TranscriptError, by_message_index
 from message_ir._fast_path import transcript_is_valid
 from message_ir._json_values import type_name
 from message_ir._linkage import check_linkage
 from message_ir._shape import ShapeCheck
+
+
+def require_shape(messages: object) -> None:
+    """Raise `TranscriptError` with the shape diagnostics unless `messages` is well-formed.
+
+    Linkage is not required. The fast pass answers for messages the package made; the shape
+    pass explains anything it doubts.
+    """
+    if transcript_is_valid(messages, check_linkage=False):
+        return
+    check = ShapeCheck()
+    check.transcript(messages)
+    if check.diagnostics:
+        raise TranscriptError(tuple(check.diagnostics))
 
 
 def validate_transcript(value: object) -> tuple[Diagnostic, ...]:
