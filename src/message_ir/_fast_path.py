@@ -1,10 +1,17 @@
-"""The validator's fast path: a yes-or-maybe answer for transcripts that are entirely valid.
+"""Fast paths: a yes-or-maybe answer for valid transcripts, and an optimistic snapshot copy.
 
 `validate_transcript` asks this first. It walks the transcript once with the same rules as
 the shape and linkage passes, but records nothing: it answers true only when it is sure the
 full passes would find nothing, and false (a maybe) at the first doubt, after which the full
 passes run and explain. So it may be strict where the full passes are lenient, never the
-reverse; the property suite checks that the two agree.
+reverse; the property suite checks that the two agree. `encode_transcript`, `encode_jsonl`
+and `repair_transcript` ask it too, without linkage (`require_shape`).
+
+`copy_json_object` is the constructors' counterpart: the same rule for tool arguments, but
+building the snapshot copy as it checks (each container listed once, copied from that
+listing), giving up at the first doubt so that `check_json_tree` can say what is wrong. It
+is a second walker rather than the first with a flag because the validator's walk must not
+pay for copies, and the constructors' must copy exactly what it checked.
 
 Its safety rules are the guard's: exact type checks before use; a `dict`'s keys are
 confirmed to be exact `str`s (`map(type, ...)` compared by identity: a loop in C that runs
@@ -22,7 +29,7 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from itertools import repeat
 from operator import itemgetter
 from typing import Final
@@ -45,16 +52,17 @@ _TEXT_KEYS: Final = 2
 _CALL_KEYS: Final = 4
 
 
-def _str_keys(record: dict[object, object]) -> bool:
-    return all(map(_is, map(type, record), repeat(str)))
+def _str_keys(keys: Collection[object]) -> bool:
+    """Whether every key is an exact `str` (a dict iterates its keys)."""
+    return all(map(_is, map(type, keys), repeat(str)))
 
 
-def _plain_keys(record: dict[object, object]) -> bool:
+def _plain_keys(keys: Collection[object]) -> bool:
     """Exact `str` keys with no lone surrogate (all keys joined: one C pass)."""
-    if not all(map(_is, map(type, record), repeat(str))):
+    if not _str_keys(keys):
         return False
-    keys = "".join(record)  # type: ignore[arg-type]  # every key is an exact str, checked above
-    return keys.isascii() or _surrogate_in(keys) is None
+    joined = "".join(keys)  # type: ignore[arg-type]  # every key is an exact str, checked above
+    return joined.isascii() or _surrogate_in(joined) is None
 
 
 def _json_members(values: Iterable[object], level: int) -> bool:
@@ -267,10 +275,7 @@ def _copied(value: object, level: int) -> object:
 
 
 def _copy_object(items: list[tuple[object, object]], level: int) -> dict[str, object] | None:
-    if not all(map(_is, map(type, map(_first, items)), repeat(str))):
-        return None
-    keys = "".join(map(_first, items))
-    if not keys.isascii() and _surrogate_in(keys) is not None:
+    if not _plain_keys(list(map(_first, items))):
         return None
     copy = {key: _copied(value, level) for key, value in items}
     return None if any(map(_is, copy.values(), repeat(_REFUSED))) else copy  # type: ignore[return-value]  # keys are exact str
