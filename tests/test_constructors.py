@@ -424,3 +424,12 @@ def test_directly_built_blocks_are_checked_when_given_to_a_constructor() -> None
 def test_struct_classes_are_the_ones_returned() -> None:
     assert type(user_message(id="u", content="")) is UserMessage
     assert type(tool_result_message(id="r", tool_call_id="c", tool_name="n", content="")) is ToolResultMessage
+
+
+def test_repr_shows_the_arguments_text_even_when_it_is_not_utf8() -> None:
+    assert repr(tool_call(id="c", name="n", arguments={"k": [1, "é"]})) == (
+        "ToolCall(id='c', name='n', arguments={\"k\":[1,\"é\"]})"
+    )
+    assert repr(ToolCall(id="c", name="n", arguments_json=msgspec.Raw(b'{"k":"\xff"}'))) == (
+        "ToolCall(id='c', name='n', arguments={\"k\":\"\ufffd\"})"
+    )

@@ -96,7 +96,7 @@ class ToolCall(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=Tru
         return hash((self.id, self.name, self.canonical_arguments()))
 
     def __repr__(self) -> str:
-        return f"ToolCall(id={self.id!r}, name={self.name!r}, arguments={bytes(self.arguments_json).decode()!s})"
+        return f"ToolCall(id={self.id!r}, name={self.name!r}, arguments={bytes(self.arguments_json).decode(errors='replace')})"
 
 
 def checked_tool_call(id: str, name: str, arguments_json: msgspec.Raw) -> ToolCall:
@@ -107,7 +107,7 @@ def checked_tool_call(id: str, name: str, arguments_json: msgspec.Raw) -> ToolCa
     checks the arguments text again.
     """
     call = ToolCall(id=id, name=name, arguments_json=arguments_json)
-    instance_dict(call)[CHECKED_KEY] = arguments_json
+    mark_checked(call)
     return call
 
 
