@@ -96,7 +96,8 @@ class ToolCall(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=Tru
         return hash((self.id, self.name, self.canonical_arguments()))
 
     def __repr__(self) -> str:
-        return f"ToolCall(id={self.id!r}, name={self.name!r}, arguments={bytes(self.arguments_json).decode(errors='replace')})"
+        arguments = bytes(self.arguments_json).decode(errors="replace")
+        return f"ToolCall(id={self.id!r}, name={self.name!r}, arguments={arguments})"
 
 
 def checked_tool_call(id: str, name: str, arguments_json: msgspec.Raw) -> ToolCall:
