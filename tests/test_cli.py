@@ -144,7 +144,14 @@ def test_schema_describes_the_wire_format() -> None:
     schema = json.loads(completed.stdout)
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert schema["type"] == "array"
-    assert set(schema["$defs"]) == {"UserMessage", "AssistantMessage", "ToolResultMessage", "TextBlock", "ToolCall"}
+    assert set(schema["$defs"]) == {
+        "UserMessage",
+        "AssistantMessage",
+        "ToolResultMessage",
+        "TextBlock",
+        "ToolCall",
+        "OpaqueBlock",
+    }
     result = schema["$defs"]["ToolResultMessage"]
     assert result["required"] == ["role", "id", "toolCallId", "toolName", "content", "isError"]
     assert result["additionalProperties"] is False

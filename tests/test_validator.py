@@ -208,7 +208,7 @@ def test_independent_problems_each_once_in_transcript_order() -> None:
         (
             [assistant({"type": "image"})],
             Diagnostic(
-                "BAD_BLOCK", 0, "$[0].content[0].type", "Invalid type 'image'; expected one of `text`, `toolCall`"
+                "BAD_BLOCK", 0, "$[0].content[0].type", "Invalid type 'image'; expected one of `text`, `toolCall`, `opaque`"
             ),
         ),
         (
@@ -291,7 +291,7 @@ def test_structs_built_directly_are_checked_field_by_field() -> None:
     assert [(d.code, d.path, d.message) for d in validate_transcript(transcript)] == [
         ("BAD_MESSAGE_ID", "$[0].id", "Expected `str`, got `int`"),
         ("BAD_CONTENT", "$[1].content", "Expected `tuple` of blocks, got `list`"),
-        ("BAD_BLOCK", "$[2].content[0]", "Expected a block (`TextBlock` or `ToolCall`), got `dict`"),
+        ("BAD_BLOCK", "$[2].content[0]", "Expected a block (`TextBlock`, `ToolCall` or `OpaqueBlock`), got `dict`"),
         ("BAD_TOOL_ARGUMENTS", "$[3].content[0].arguments", "Expected `msgspec.Raw`, got `dict`"),
         (
             "BAD_TOOL_ARGUMENTS",

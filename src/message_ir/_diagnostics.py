@@ -19,9 +19,10 @@ ShapeCode: TypeAlias = Literal[
     "BAD_TOOL_CALL",
     "BAD_TOOL_ARGUMENTS",
     "BAD_TOOL_RESULT_FIELD",
+    "BAD_META",
     "UNREADABLE_VALUE",
 ]
-"""Codes for a transcript whose shape is wrong (spec §5)."""
+"""Codes for a transcript whose shape is wrong."""
 
 LinkageCode: TypeAlias = Literal[
     "DUPLICATE_TOOL_CALL_ID",
@@ -31,7 +32,7 @@ LinkageCode: TypeAlias = Literal[
     "TOOL_NAME_MISMATCH",
     "MISSING_TOOL_RESULT",
 ]
-"""Codes for well-formed messages whose tool calls and results do not pair up (spec §5)."""
+"""Codes for well-formed messages whose tool calls and results do not pair up ."""
 
 LINKAGE_CODES: frozenset[str] = literal_strings(LinkageCode)
 """The linkage codes as a set, to tell linkage diagnostics from the rest."""

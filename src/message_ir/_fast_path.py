@@ -38,18 +38,53 @@ import msgspec
 
 from message_ir._json_values import LONE_SURROGATE, FrozenJsonObject, arguments_text
 from message_ir._limits import MAX_DEPTH
-from message_ir._model import CHECKED_KEY, AssistantMessage, TextBlock, ToolCall, ToolResultMessage, UserMessage
+from message_ir._model import (
+    CHECKED_KEY,
+    AssistantMessage,
+    OpaqueBlock,
+    TextBlock,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
+from message_ir._wire import BLOCKS, META, MESSAGES
 
 _surrogate_in: Final = LONE_SURROGATE.search
 _isfinite: Final = math.isfinite
 _is: Final = operator.is_
 _first: Final = itemgetter(0)
-# The number of keys of each record: with every required key present, no other can be.
-_USER_KEYS: Final = 3
-_ASSISTANT_KEYS: Final = 3
-_RESULT_KEYS: Final = 6
-_TEXT_KEYS: Final = 2
-_CALL_KEYS: Final = 4
+# The number of keys of each record without `meta` (from the wire table): with every required
+# key present, no other can be; one more key must be a valid `meta`.
+_USER_KEYS: Final = MESSAGES["user"].required_keys
+_ASSISTANT_KEYS: Final = MESSAGES["assistant"].required_keys
+_RESULT_KEYS: Final = MESSAGES["toolResult"].required_keys
+_TEXT_KEYS: Final = BLOCKS["text"].required_keys
+_CALL_KEYS: Final = BLOCKS["toolCall"].required_keys
+_OPAQUE_KEYS: Final = BLOCKS["opaque"].required_keys
+
+
+def _keys_fit(record: dict[str, object], required: int) -> bool:
+    """Whether a record whose required keys are present has no other key but a valid `meta`."""
+    count = len(record)
+    if count == required:
+        return True
+    return count == required + 1 and _json_object(record.get(META))
+
+
+def _json_object(value: object) -> bool:
+    """A JSON object in the JSON form: an exact `dict` (or `FrozenJsonObject`) of JSON values."""
+    if type(value) is dict:
+        return _plain_keys(value) and _json_members(value.values(), 1)  # type: ignore[arg-type]  # exact dict
+    return type(value) is FrozenJsonObject and _json_members(value._items.values(), 1)
+
+
+def _raw_object(raw: object, optional: bool) -> bool:
+    """A JSON object kept as text in a struct: a `msgspec.Raw` (empty only where `optional`)."""
+    if type(raw) is not msgspec.Raw:
+        return False
+    if not raw:
+        return optional
+    return arguments_text(raw, syntax_checked=False)[0] is not None
 
 
 def _str_keys(keys: Collection[object]) -> bool:
@@ -121,18 +156,18 @@ def transcript_is_valid(value: object, *, check_linkage: bool = True) -> bool:
             if type(role) is not str or not _identifier(message.get("id")):
                 return False
             if role == "user":
-                if len(message) != _USER_KEYS or not _text(message.get("content")):
+                if not _text(message.get("content")) or not _keys_fit(message, _USER_KEYS):
                     return False
             elif role == "assistant":
-                if len(message) != _ASSISTANT_KEYS or not _json_blocks(
-                    message.get("content"), pending, seen, check_linkage
+                if not _json_blocks(message.get("content"), pending, seen, check_linkage) or not _keys_fit(
+                    message, _ASSISTANT_KEYS
                 ):
                     return False
             elif role == "toolResult":
                 call_id = message.get("toolCallId")
                 tool_name = message.get("toolName")
                 if (
-                    len(message) != _RESULT_KEYS
+                    not _keys_fit(message, _RESULT_KEYS)
                     or not _identifier(call_id)
                     or not _identifier(tool_name)
                     or not _text(message.get("content"))
@@ -155,6 +190,7 @@ def transcript_is_valid(value: object, *, check_linkage: bool = True) -> bool:
                 or not message_id
                 or not call_id
                 or not tool_name
+                or not _raw_object(message.meta_json, optional=True)
                 or (pending.pop(call_id, None) != tool_name and check_linkage)
             ):
                 return False
@@ -163,11 +199,17 @@ def transcript_is_valid(value: object, *, check_linkage: bool = True) -> bool:
             ):
                 return False
         elif kind is AssistantMessage:
-            if not _identifier(message.id) or not _struct_blocks(message.content, pending, seen, check_linkage):
+            if (
+                not _identifier(message.id)
+                or not _raw_object(message.meta_json, optional=True)
+                or not _struct_blocks(message.content, pending, seen, check_linkage)
+            ):
                 return False
         elif kind is UserMessage:
             message_id, content = message.id, message.content
             if type(message_id) is not str or type(content) is not str or not message_id:
+                return False
+            if not _raw_object(message.meta_json, optional=True):
                 return False
             if not (content.isascii() and message_id.isascii()) and _surrogate_in(message_id + content) is not None:
                 return False
@@ -186,10 +228,19 @@ def _json_blocks(content: object, pending: dict[str, str], seen: set[str], check
         if type(block_type) is not str:
             return False
         if block_type == "text":
-            if len(block) != _TEXT_KEYS or not _text(block.get("text")):
+            if not _text(block.get("text")) or not _keys_fit(block, _TEXT_KEYS):
                 return False
             continue
-        if block_type != "toolCall" or len(block) != _CALL_KEYS:
+        if block_type == "opaque":
+            if (
+                not _identifier(block.get("format"))
+                or not _identifier(block.get("kind"))
+                or not _json_object(block.get("data"))
+                or not _keys_fit(block, _OPAQUE_KEYS)
+            ):
+                return False
+            continue
+        if block_type != "toolCall" or not _keys_fit(block, _CALL_KEYS):
             return False
         call_id, name, arguments = block.get("id"), block.get("name"), block.get("arguments")
         if type(call_id) is not str or type(name) is not str:
@@ -212,10 +263,21 @@ def _struct_blocks(content: object, pending: dict[str, str], seen: set[str], che
     for block in content:
         kind = type(block)
         if kind is TextBlock:
-            if not _text(block.text):
+            if not _text(block.text) or not _raw_object(block.meta_json, optional=True):
+                return False
+            continue
+        if kind is OpaqueBlock:
+            if (
+                not _identifier(block.format)
+                or not _identifier(block.kind)
+                or not _raw_object(block.data_json, optional=False)
+                or not _raw_object(block.meta_json, optional=True)
+            ):
                 return False
             continue
         if kind is not ToolCall:
+            return False
+        if not _raw_object(block.meta_json, optional=True):
             return False
         call_id, name, raw = block.id, block.name, block.arguments_json
         if type(call_id) is not str or type(name) is not str or not call_id or not name:

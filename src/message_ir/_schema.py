@@ -1,33 +1,39 @@
-"""The JSON Schema of the wire format, generated from the Structs by msgspec."""
+"""The JSON Schema of the wire format, generated from the wire table."""
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Final
 
-import msgspec
+import msgspec.inspect
 
 from message_ir._limits import MAX_DEPTH
-from message_ir._model import Message
+from message_ir._wire import BLOCKS, MESSAGES, WireRecord
+
+_DESCRIPTIONS: Final = {
+    "UserMessage": "A message from the user.",
+    "AssistantMessage": "A message from the assistant: text, tool-call and opaque blocks, in order.",
+    "ToolResultMessage": "The result of the tool call whose ID is `toolCallId`.",
+    "TextBlock": "Text written by the assistant.",
+    "ToolCall": "A call of a tool by the assistant; `id` is unique in the transcript.",
+    "OpaqueBlock": "Assistant content kept in place but not interpreted: `format` names its source.",
+}
+_OBJECTS: Final = {
+    "arguments": f"The tool's arguments: any JSON object nested at most {MAX_DEPTH} levels.",
+    "data": "The content, as its format has it: a JSON object.",
+    "meta": "Optional: what an adapter keeps to write its format back; a JSON object.",
+}
 
 
 def transcript_schema() -> dict[str, object]:
     """A JSON Schema (draft 2020-12) for a transcript: an array of messages.
 
-    msgspec generates it from the Structs (tags, camelCase names, required fields,
-    `minLength` for IDs, no additional properties). The tool-call `arguments`, which the
-    Struct keeps as raw JSON text, are described here as an object. What a schema cannot
-    say (finite numbers only, nesting at most `MAX_DEPTH` levels, tool-call linkage) is
-    noted in the descriptions; `validate_transcript` checks all of it.
+    Every record comes from the wire table (tags, camelCase names, required fields,
+    `minLength` for IDs and names, no additional properties). The fields the Structs keep
+    as JSON text (`arguments`, `data`, `meta`) are described as objects. What a schema
+    cannot say (finite numbers only, nesting at most `MAX_DEPTH` levels, tool-call linkage)
+    is noted in the descriptions; `validate_transcript` checks all of it.
     """
-    schema = cast("dict[str, object]", msgspec.json.schema(list[Message]))
-    definitions = cast("dict[str, dict[str, object]]", schema["$defs"])
-    for name, definition in definitions.items():
-        definition["description"] = _DESCRIPTIONS[name]
-    call_properties = cast("dict[str, object]", definitions["ToolCall"]["properties"])
-    call_properties["arguments"] = {
-        "type": "object",
-        "description": f"The tool's arguments: any JSON object nested at most {MAX_DEPTH} levels.",
-    }
+    definitions = {record.struct.__name__: _record_schema(record) for record in [*MESSAGES.values(), *BLOCKS.values()]}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "message-ir transcript",
@@ -36,14 +42,55 @@ def transcript_schema() -> dict[str, object]:
             "every call has exactly one later tool result naming the same tool, and every "
             "result answers an earlier call."
         ),
-        **schema,
+        "type": "array",
+        "items": _union(MESSAGES, "role"),
+        "$defs": definitions,
     }
 
 
-_DESCRIPTIONS = {
-    "UserMessage": "A message from the user.",
-    "AssistantMessage": "A message from the assistant: text and tool-call blocks, in order.",
-    "TextBlock": "Text written by the assistant.",
-    "ToolCall": "A call of a tool by the assistant; `id` is unique in the transcript.",
-    "ToolResultMessage": "The result of the tool call whose ID is `toolCallId`.",
-}
+def _union(records: dict[str, WireRecord], tag_field: str) -> dict[str, object]:
+    references = {tag: f"#/$defs/{record.struct.__name__}" for tag, record in records.items()}
+    return {
+        "anyOf": [{"$ref": reference} for reference in references.values()],
+        "discriminator": {"propertyName": tag_field, "mapping": references},
+    }
+
+
+def _record_schema(record: WireRecord) -> dict[str, object]:
+    properties: dict[str, object] = {record.tag_field: {"enum": [record.tag]}}
+    required = [record.tag_field]
+    types = {field.name: field.type for field in _struct_fields(record)}
+    for field in record.fields:
+        properties[field.wire_name] = _field_schema(field.wire_name, types[field.attribute])
+        if field.required:
+            required.append(field.wire_name)
+    name = record.struct.__name__
+    return {
+        "title": name,
+        "description": _DESCRIPTIONS[name],
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+def _struct_fields(record: WireRecord) -> tuple[msgspec.inspect.Field, ...]:
+    info = msgspec.inspect.type_info(record.struct)
+    assert type(info) is msgspec.inspect.StructType  # every record is a Struct
+    return info.fields
+
+
+def _field_schema(wire_name: str, info: msgspec.inspect.Type) -> dict[str, object]:
+    if type(info) is msgspec.inspect.StrType:
+        schema: dict[str, object] = {"type": "string"}
+        if info.min_length is not None:
+            schema["minLength"] = info.min_length
+        return schema
+    if type(info) is msgspec.inspect.BoolType:
+        return {"type": "boolean"}
+    if type(info) is msgspec.inspect.RawType:
+        return {"type": "object", "description": _OBJECTS[wire_name]}
+    if type(info) is msgspec.inspect.VarTupleType:  # an assistant's blocks
+        return {"type": "array", "items": _union(BLOCKS, "type")}
+    raise TypeError(f"no JSON Schema for the wire field {wire_name!r}")  # a new kind of field: add it here

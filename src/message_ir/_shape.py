@@ -1,12 +1,16 @@
-"""The shape pass of `validate_transcript` (spec §5): is every message well-formed?
+"""The shape pass of `validate_transcript`: is every message well-formed?
 
 It accepts two forms of message, never mixed inside one message:
 
 - the JSON form: an exact `dict` with `str` keys, as `json.loads` gives (arrays may be
   `list` or `tuple`, objects inside tool arguments may also be `FrozenJsonObject`);
 - the struct form: an exact `UserMessage`, `AssistantMessage` or `ToolResultMessage`, whose
-  blocks are exact `TextBlock`s and `ToolCall`s. msgspec does not check field types in
-  `__init__`, so every field is checked here as well.
+  blocks are exact `TextBlock`s, `ToolCall`s and `OpaqueBlock`s. msgspec does not check
+  field types in `__init__`, so every field is checked here as well.
+
+Which keys each record has comes from the wire table (`message_ir._wire`). The optional
+`meta` of every message and block must be a JSON object (`BAD_META`); nothing else about it
+is checked.
 
 Every container is listed once (`list(...)` of an exact `list`, `tuple` or `dict`, which
 runs no caller code), every field is read once, and every value's exact type is checked
@@ -35,6 +39,7 @@ from message_ir._json_values import FrozenJsonObject, arguments_text, check_json
 from message_ir._linkage import LinkEvent
 from message_ir._model import (
     AssistantMessage,
+    OpaqueBlock,
     TextBlock,
     ToolCall,
     ToolResultMessage,
@@ -43,24 +48,10 @@ from message_ir._model import (
 )
 from message_ir._paths import format_segment, join_path
 from message_ir._untyped import exact_dict_items, exact_sequence_items
+from message_ir._wire import BLOCKS, META, MESSAGES, WireRecord
 
 _MISSING: Final = object()  # the field is absent from a JSON-form record
 _UNSET: Final = object()  # the struct field is unset; already reported as UNREADABLE_VALUE
-_ROLE_FIELDS: Final[dict[str, tuple[str, ...]]] = {
-    "user": ("id", "role", "content"),
-    "assistant": ("id", "role", "content"),
-    "toolResult": ("id", "role", "toolCallId", "toolName", "content", "isError"),
-}
-_BLOCK_FIELDS: Final[dict[str, tuple[str, ...]]] = {
-    "text": ("type", "text"),
-    "toolCall": ("type", "id", "name", "arguments"),
-}
-_ATTRIBUTE_NAMES: Final = {
-    "toolCallId": "tool_call_id",
-    "toolName": "tool_name",
-    "isError": "is_error",
-    "arguments": "arguments_json",
-}
 
 _Rule: TypeAlias = Callable[[object], "str | None"]
 
@@ -104,7 +95,7 @@ class ShapeCheck:
         bad_keys = False
         items = exact_dict_items(message)
         if items is not None:
-            record = self.record_fields(index, path, items, "role", _ROLE_FIELDS, "UNKNOWN_ROLE")
+            record = self.record_fields(index, path, items, "role", MESSAGES, "UNKNOWN_ROLE")
             if record is None:
                 return
             fields, bad_keys = record
@@ -112,13 +103,13 @@ class ShapeCheck:
             structs = False
         elif type(message) is UserMessage:
             role, structs = "user", True
-            fields = self.struct_fields(index, path, message, _ROLE_FIELDS["user"])
+            fields = self.struct_fields(index, path, message, MESSAGES["user"])
         elif type(message) is AssistantMessage:
             role, structs = "assistant", True
-            fields = self.struct_fields(index, path, message, _ROLE_FIELDS["assistant"])
+            fields = self.struct_fields(index, path, message, MESSAGES["assistant"])
         elif type(message) is ToolResultMessage:
             role, structs = "toolResult", True
-            fields = self.struct_fields(index, path, message, _ROLE_FIELDS["toolResult"])
+            fields = self.struct_fields(index, path, message, MESSAGES["toolResult"])
         else:
             self.report(
                 "MESSAGE_NOT_A_RECORD",
@@ -128,6 +119,7 @@ class ShapeCheck:
             )
             return
         id_ok = self.field(index, path, fields, "id", "BAD_MESSAGE_ID", identifier_problem)
+        meta_ok = self.meta(index, path, fields, structs)
         if role == "user":
             self.field(index, path, fields, "content", "BAD_CONTENT", text_problem)
         elif role == "assistant":
@@ -141,7 +133,7 @@ class ShapeCheck:
                 call_id, tool_name = fields["toolCallId"], fields["toolName"] if name_ok else ""
                 assert type(call_id) is str  # checked by field()
                 assert type(tool_name) is str
-                well_formed = id_ok and content_ok and name_ok and error_ok and not bad_keys
+                well_formed = id_ok and content_ok and name_ok and error_ok and meta_ok and not bad_keys
                 self.events.append(LinkEvent(False, index, -1, call_id, tool_name, well_formed))
 
     def record_fields(
@@ -150,7 +142,7 @@ class ShapeCheck:
         path: str,
         items: list[tuple[object, object]],
         tag: str,
-        known: dict[str, tuple[str, ...]],
+        known: dict[str, WireRecord],
         tag_code: DiagnosticCode,
     ) -> tuple[dict[str, object], bool] | None:
         """The fields of a JSON-form record by key, and whether it had keys it should not.
@@ -177,7 +169,7 @@ class ShapeCheck:
                 tag_code, index, path + format_segment(tag), f"Invalid {tag} {shown}; expected one of {choices}"
             )
             return None
-        allowed = known[tag_value]
+        allowed = known[tag_value].keys
         for key in odd_keys:
             self.report("UNKNOWN_FIELD", index, path, unknown_field(key))
         unknown = [key for key in fields if key not in allowed]
@@ -185,13 +177,10 @@ class ShapeCheck:
             self.report("UNKNOWN_FIELD", index, path + format_segment(key), unknown_field(key))
         return fields, bool(odd_keys or unknown)
 
-    def struct_fields(self, index: int, path: str, struct: object, names: tuple[str, ...]) -> dict[str, object]:
+    def struct_fields(self, index: int, path: str, struct: object, record: WireRecord) -> dict[str, object]:
         """The fields of an exact package struct by wire name; unset ones are reported."""
         fields: dict[str, object] = {}
-        for wire_name in names:
-            if wire_name in {"role", "type"}:
-                continue  # the tag is the struct's type
-            attribute = _ATTRIBUTE_NAMES.get(wire_name, wire_name)
+        for wire_name, attribute, _ in record.fields:
             value = getattr(struct, attribute, _MISSING)  # a slot of an exact package struct
             if value is _MISSING:
                 self.report(
@@ -200,6 +189,36 @@ class ShapeCheck:
                 value = _UNSET
             fields[wire_name] = value
         return fields
+
+    def meta(self, index: int, path: str, fields: dict[str, object], structs: bool) -> bool:
+        """Check the optional `meta` of a record: a JSON object when present. True when fine."""
+        return self.json_object(index, path + format_segment(META), fields.get(META, _MISSING), structs, "BAD_META")
+
+    def json_object(self, index: int, path: str, value: object, structs: bool, code: DiagnosticCode) -> bool:
+        """Check a JSON object field kept as text in a struct (`meta`, `data`); true when fine.
+
+        In the struct form it is a `msgspec.Raw` (empty for an absent `meta`); in the JSON
+        form a `dict` (or the package's `FrozenJsonObject`), absent for no `meta`.
+        """
+        if value is _MISSING or value is _UNSET:
+            return value is _MISSING
+        problem: str | None = None
+        if structs:
+            if type(value) is not msgspec.Raw:
+                problem = f"Expected `msgspec.Raw`, got `{type_name(value)}`"
+            elif value or code != "BAD_META":
+                _, problem = arguments_text(value, syntax_checked=False)
+        elif type(value) is not dict and type(value) is not FrozenJsonObject:
+            problem = f"Expected `dict`, got `{type_name(value)}`"
+        else:
+            tree_problem, _ = check_json_tree(value, copy=False)
+            if tree_problem is not None:
+                path = join_path(path, tree_problem.segments)
+                problem = tree_problem.message
+        if problem is not None:
+            self.report(code, index, path, problem)
+            return False
+        return True
 
     def field(
         self,
@@ -249,12 +268,16 @@ class ShapeCheck:
         if items is None:
             self.report("BAD_BLOCK", index, path, f"Expected a block (`dict`), got `{type_name(block)}`")
             return
-        record = self.record_fields(index, path, items, "type", _BLOCK_FIELDS, "BAD_BLOCK")
+        record = self.record_fields(index, path, items, "type", BLOCKS, "BAD_BLOCK")
         if record is None:
             return
         fields, bad_keys = record
+        meta_ok = self.meta(index, path, fields, structs=False)
         if fields["type"] == "text":
             self.field(index, path, fields, "text", "BAD_BLOCK", text_problem)
+            return
+        if fields["type"] == "opaque":
+            self.opaque(index, path, fields, structs=False)
             return
         arguments = fields.get("arguments", _MISSING)
         arguments_path = path + ".arguments"
@@ -271,19 +294,39 @@ class ShapeCheck:
         if problem is not None:
             self.report("BAD_TOOL_ARGUMENTS", index, arguments_path, problem)
         arguments_ok = arguments is not _MISSING and problem is None
-        self.tool_call(index, block_index, path, fields, arguments_ok and not bad_keys)
+        self.tool_call(index, block_index, path, fields, arguments_ok and meta_ok and not bad_keys)
+
+    def opaque(self, index: int, path: str, fields: dict[str, object], structs: bool) -> None:
+        """Check an opaque block's `format`, `kind` (non-empty names) and `data` (an object)."""
+        self.field(index, path, fields, "format", "BAD_BLOCK", identifier_problem)
+        self.field(index, path, fields, "kind", "BAD_BLOCK", identifier_problem)
+        data = fields.get("data", _MISSING)
+        if data is _MISSING:
+            self.report("BAD_BLOCK", index, path, missing_field("data"))
+        else:
+            self.json_object(index, path + ".data", data, structs, "BAD_BLOCK")
 
     def struct_block(self, index: int, block_index: int, path: str, block: object) -> None:
         if type(block) is TextBlock:
-            fields = self.struct_fields(index, path, block, _BLOCK_FIELDS["text"])
+            fields = self.struct_fields(index, path, block, BLOCKS["text"])
+            self.meta(index, path, fields, structs=True)
             self.field(index, path, fields, "text", "BAD_BLOCK", text_problem)
+            return
+        if type(block) is OpaqueBlock:
+            fields = self.struct_fields(index, path, block, BLOCKS["opaque"])
+            self.meta(index, path, fields, structs=True)
+            self.opaque(index, path, fields, structs=True)
             return
         if type(block) is not ToolCall:
             self.report(
-                "BAD_BLOCK", index, path, f"Expected a block (`TextBlock` or `ToolCall`), got `{type_name(block)}`"
+                "BAD_BLOCK",
+                index,
+                path,
+                f"Expected a block (`TextBlock`, `ToolCall` or `OpaqueBlock`), got `{type_name(block)}`",
             )
             return
-        fields = self.struct_fields(index, path, block, _BLOCK_FIELDS["toolCall"])
+        fields = self.struct_fields(index, path, block, BLOCKS["toolCall"])
+        meta_ok = self.meta(index, path, fields, structs=True)
         arguments = fields["arguments"]
         problem: str | None = None
         if arguments is _UNSET:
@@ -294,7 +337,7 @@ class ShapeCheck:
             _, problem = arguments_text(arguments, syntax_checked=False)
         if problem:
             self.report("BAD_TOOL_ARGUMENTS", index, path + ".arguments", problem)
-        self.tool_call(index, block_index, path, fields, problem is None)
+        self.tool_call(index, block_index, path, fields, problem is None and meta_ok)
 
     def tool_call(self, index: int, block_index: int, path: str, fields: dict[str, object], others_ok: bool) -> None:
         """Check a call's `id` and `name`, and record it for linkage if its ID is readable."""
