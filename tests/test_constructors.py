@@ -232,17 +232,23 @@ def test_field_rejections(build: Callable[[], object], expected: str) -> None:
 @pytest.mark.parametrize(
     ("block", "expected"),
     [
-        ("text", "Expected a block (`dict`, `TextBlock` or `ToolCall`), got `str` - at `$.content[0]`"),
+        ("text", "Expected a block (`dict`, `TextBlock`, `ToolCall` or `OpaqueBlock`), got `str` - at `$.content[0]`"),
         (
             DictSub(type="text", text="x"),
-            "Expected a block (`dict`, `TextBlock` or `ToolCall`), got `DictSub` - at `$.content[0]`",
+            "Expected a block (`dict`, `TextBlock`, `ToolCall` or `OpaqueBlock`), got `DictSub` - at `$.content[0]`",
         ),
-        ({"type": "image", "url": "u"}, "Object contains unknown field `url` - at `$.content[0]`"),
-        ({"type": "image"}, "Invalid block type 'image'; expected `text` or `toolCall` - at `$.content[0].type`"),
+        (
+            {"type": "image", "url": "u"},
+            "Invalid type 'image'; expected one of `text`, `toolCall`, `opaque` - at `$.content[0].type`",
+        ),
+        (
+            {"type": "image"},
+            "Invalid type 'image'; expected one of `text`, `toolCall`, `opaque` - at `$.content[0].type`",
+        ),
         ({"type": 3}, "Expected `str`, got `int` - at `$.content[0].type`"),
         ({"text": "x"}, "Object missing required field `type` - at `$.content[0]`"),
         ({"type": "text"}, "Object missing required field `text` - at `$.content[0]`"),
-        ({"type": "text", "text": "x", "id": "i"}, "Object contains unknown field `id` - at `$.content[0]`"),
+        ({"type": "text", "text": "x", "id": "i"}, "Object contains unknown field `id` - at `$.content[0].id`"),
         ({"type": "text", 1: "x"}, "Expected object keys of type `str`, got `int` - at `$.content[0]`"),
         ({"type": "toolCall", "id": "c", "name": "n"}, "Object missing required field `arguments` - at `$.content[0]`"),
         (call_block({}, id=""), "Expected a non-empty `str`, got `''` - at `$.content[0].id`"),

@@ -208,7 +208,10 @@ def test_independent_problems_each_once_in_transcript_order() -> None:
         (
             [assistant({"type": "image"})],
             Diagnostic(
-                "BAD_BLOCK", 0, "$[0].content[0].type", "Invalid type 'image'; expected one of `text`, `toolCall`, `opaque`"
+                "BAD_BLOCK",
+                0,
+                "$[0].content[0].type",
+                "Invalid type 'image'; expected one of `text`, `toolCall`, `opaque`",
             ),
         ),
         (

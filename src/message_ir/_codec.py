@@ -1,12 +1,13 @@
-"""The JSON boundary (spec §6): `encode_transcript` and `decode_transcript`.
+"""The JSON boundary: `encode_transcript` and `decode_transcript`.
 
 Decoding has a fast path and an explaining path. The fast path is one typed msgspec decode
 straight into the frozen Structs, which already checks every tag, field type, required and
 unknown field, non-empty ID, UTF-8 string and number range; tool arguments stay as
 `msgspec.Raw`, skipped without recursion. Then one Python pass over the messages tests
-linkage (`_finish_decoded`) and collects the calls, whose arguments text `adopt_arguments`
+linkage (`finish_decoded`) and collects the calls, whose arguments text `adopt_arguments`
 checks on the bytes of all of them at once (no Python walk over argument values), compacts
-and copies into buffers of their own. Only when all of that passes are messages handed out;
+and copies into buffers of their own (the same for the `meta` of any message or block and
+the `data` of opaque blocks, `adopt_objects`). Only when all of that passes are messages handed out;
 link events, for the diagnostics, are built only when linkage failed.
 
 When anything fails, the explaining path parses the text again with `json.loads` and hands
@@ -36,7 +37,15 @@ from message_ir._json_values import (
 )
 from message_ir._linkage import LinkEvent
 from message_ir._linkage import check_linkage as link_diagnostics
-from message_ir._model import AssistantMessage, Message, ToolCall, ToolResultMessage, mark_checked
+from message_ir._model import (
+    AssistantBlock,
+    AssistantMessage,
+    Message,
+    OpaqueBlock,
+    ToolCall,
+    ToolResultMessage,
+    mark_checked,
+)
 from message_ir._untyped import encode_json, force_setattr, loads
 from message_ir._validate import require_shape, validate_transcript
 
@@ -79,10 +88,10 @@ def decode_transcript(data: bytes | str, *, check_linkage: bool = True) -> tuple
         messages = _transcript_decoder.decode(data)
     except (msgspec.DecodeError, RecursionError, UnicodeError) as error:
         raise TranscriptError(explain(data, error, check_linkage)) from None
-    outcome = _finish_decoded(messages)
-    if outcome is _REFUSED:
+    outcome = finish_decoded(messages)
+    if outcome is REFUSED:
         raise TranscriptError(explain(data, None, check_linkage))
-    if outcome is _UNLINKED and check_linkage:
+    if outcome is UNLINKED and check_linkage:
         events: list[LinkEvent] = []
         for index, message in enumerate(messages):
             link_events(index, message, events)
@@ -90,17 +99,17 @@ def decode_transcript(data: bytes | str, *, check_linkage: bool = True) -> tuple
     return tuple(messages)
 
 
-_LINKED: Final = "linked"
-_UNLINKED: Final = "unlinked"
-_REFUSED: Final = "refused"
+LINKED: Final = "linked"
+UNLINKED: Final = "unlinked"
+REFUSED: Final = "refused"
 
 
-def _finish_decoded(messages: list[Message]) -> str:
+def finish_decoded(messages: list[Message]) -> str:
     """Finish what msgspec decoded, in one pass: canonical arguments, and linkage yes or no.
 
-    `_REFUSED` when some arguments are not acceptable (the explaining path says why),
-    `_UNLINKED` when linkage is broken (all messages being well-formed, their link events
-    give the diagnostics), else `_LINKED`. The linkage test is the validator's rules for
+    `REFUSED` when some arguments are not acceptable (the explaining path says why),
+    `UNLINKED` when linkage is broken (all messages being well-formed, their link events
+    give the diagnostics), else `LINKED`. The linkage test is the validator's rules for
     well-formed messages: each result pops its call from `pending`, so an orphan, a second
     result or an early one pops nothing; a repeated call ID is in `seen`; a call left in
     `pending` at the end has no result.
@@ -109,12 +118,17 @@ def _finish_decoded(messages: list[Message]) -> str:
     seen: set[str] = set()
     linked = True
     calls: list[ToolCall] = []
+    objects: list[tuple[Message | AssistantBlock, str, msgspec.Raw]] = []
     for message in messages:
+        if message.meta_json:
+            objects.append((message, "meta_json", message.meta_json))
         if type(message) is ToolResultMessage:
             if pending.pop(message.tool_call_id, None) != message.tool_name:
                 linked = False
         elif type(message) is AssistantMessage:
             for block in message.content:
+                if block.meta_json:
+                    objects.append((block, "meta_json", block.meta_json))
                 if type(block) is ToolCall:
                     calls.append(block)
                     call_id = block.id
@@ -122,9 +136,11 @@ def _finish_decoded(messages: list[Message]) -> str:
                         linked = False
                     seen.add(call_id)
                     pending[call_id] = block.name
-    if not adopt_arguments(calls):
-        return _REFUSED
-    return _LINKED if linked and not pending else _UNLINKED
+                elif type(block) is OpaqueBlock:
+                    objects.append((block, "data_json", block.data_json))
+    if not adopt_arguments(calls) or not adopt_objects(objects):
+        return REFUSED
+    return LINKED if linked and not pending else UNLINKED
 
 
 def adopt_arguments(calls: list[ToolCall]) -> bool:
@@ -135,18 +151,41 @@ def adopt_arguments(calls: list[ToolCall]) -> bool:
     when that is in doubt. The new buffers let the input go: the `Raw` msgspec decodes
     points into the whole of it.
     """
-    texts = [bytes(call.arguments_json) for call in calls]
-    if not quick_arguments_check_all(texts):
-        for index, text in enumerate(texts):
-            kept, _ = arguments_text(text, syntax_checked=True)
-            if kept is None:
-                return False
-            texts[index] = kept
-    compact_all(texts)
+    texts = _checked_texts([bytes(call.arguments_json) for call in calls])
+    if texts is None:
+        return False
     for call, text in zip(calls, texts, strict=True):
         force_setattr(call, "arguments_json", msgspec.Raw(text))
         mark_checked(call)
     return True
+
+
+def adopt_objects(fields: list[tuple[Message | AssistantBlock, str, msgspec.Raw]]) -> bool:
+    """`adopt_arguments` for the other JSON objects kept as text: `meta` and opaque `data`.
+
+    Each entry names a decoded struct, the attribute holding the text (`meta_json`,
+    `data_json`) and its value; false when some text is not a JSON object the IR accepts.
+    """
+    if not fields:
+        return True
+    texts = _checked_texts([bytes(raw) for _, _, raw in fields])
+    if texts is None:
+        return False
+    for (struct, attribute, _), text in zip(fields, texts, strict=True):
+        force_setattr(struct, attribute, msgspec.Raw(text))
+    return True
+
+
+def _checked_texts(texts: list[bytes]) -> list[bytes] | None:
+    """The texts compacted, if each is an acceptable JSON object (as tool arguments are)."""
+    if not quick_arguments_check_all(texts):
+        for index, text in enumerate(texts):
+            kept, _ = arguments_text(text, syntax_checked=True)
+            if kept is None:
+                return None
+            texts[index] = kept
+    compact_all(texts)
+    return texts
 
 
 def link_events(index: int, message: Message, events: list[LinkEvent]) -> None:

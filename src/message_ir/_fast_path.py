@@ -47,7 +47,7 @@ from message_ir._model import (
     ToolResultMessage,
     UserMessage,
 )
-from message_ir._wire import BLOCKS, META, MESSAGES
+from message_ir._wire import BLOCKS, MESSAGES, META
 
 _surrogate_in: Final = LONE_SURROGATE.search
 _isfinite: Final = math.isfinite
@@ -74,7 +74,7 @@ def _keys_fit(record: dict[str, object], required: int) -> bool:
 def _json_object(value: object) -> bool:
     """A JSON object in the JSON form: an exact `dict` (or `FrozenJsonObject`) of JSON values."""
     if type(value) is dict:
-        return _plain_keys(value) and _json_members(value.values(), 1)  # type: ignore[arg-type]  # exact dict
+        return _plain_keys(value) and _json_members(value.values(), 1)
     return type(value) is FrozenJsonObject and _json_members(value._items.values(), 1)
 
 

@@ -16,10 +16,10 @@ from typing import Final
 
 import msgspec
 
-from message_ir._codec import adopt_arguments, link_events, parse_json, refused_by_msgspec
+from message_ir._codec import REFUSED, finish_decoded, link_events, parse_json, refused_by_msgspec
 from message_ir._diagnostics import Diagnostic, TranscriptError, by_message_index
 from message_ir._linkage import check_linkage as link_diagnostics
-from message_ir._model import AssistantMessage, Message, ToolCall
+from message_ir._model import Message
 from message_ir._shape import ShapeCheck
 from message_ir._untyped import encode_json
 from message_ir._validate import require_shape
@@ -59,9 +59,7 @@ class JsonlReader:
         except (msgspec.DecodeError, RecursionError, UnicodeError) as error:
             self.explain(index, line, error)
             return
-        if type(message) is AssistantMessage and not adopt_arguments(
-            [block for block in message.content if type(block) is ToolCall]
-        ):
+        if finish_decoded([message]) == REFUSED:
             self.explain(index, line, None)
             return
         link_events(index, message, self.check.events)

@@ -60,7 +60,14 @@ class _Canonical(NamedTuple):
 
 
 class TextBlock(
-    msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True, gc=False, tag="text", tag_field="type"
+    msgspec.Struct,
+    frozen=True,
+    forbid_unknown_fields=True,
+    omit_defaults=True,
+    repr_omit_defaults=True,
+    gc=False,
+    tag="text",
+    tag_field="type",
 ):
     """Text written by the assistant, in order with its tool calls."""
 
@@ -88,6 +95,7 @@ class ToolCall(
     frozen=True,
     forbid_unknown_fields=True,
     omit_defaults=True,
+    repr_omit_defaults=True,
     dict=True,
     tag="toolCall",
     tag_field="type",
@@ -181,7 +189,14 @@ def is_marked_checked(call: ToolCall) -> bool:
 
 
 class OpaqueBlock(
-    msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True, gc=False, tag="opaque", tag_field="type"
+    msgspec.Struct,
+    frozen=True,
+    forbid_unknown_fields=True,
+    omit_defaults=True,
+    repr_omit_defaults=True,
+    gc=False,
+    tag="opaque",
+    tag_field="type",
 ):
     """Assistant content whose position matters but which the IR does not interpret.
 
@@ -230,7 +245,14 @@ AssistantBlock: TypeAlias = TextBlock | ToolCall | OpaqueBlock
 
 
 class UserMessage(
-    msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True, gc=False, tag="user", tag_field="role"
+    msgspec.Struct,
+    frozen=True,
+    forbid_unknown_fields=True,
+    omit_defaults=True,
+    repr_omit_defaults=True,
+    gc=False,
+    tag="user",
+    tag_field="role",
 ):
     """A message from the user."""
 
@@ -263,6 +285,7 @@ class AssistantMessage(
     frozen=True,
     forbid_unknown_fields=True,
     omit_defaults=True,
+    repr_omit_defaults=True,
     gc=False,
     tag="assistant",
     tag_field="role",
@@ -298,6 +321,7 @@ class ToolResultMessage(
     frozen=True,
     forbid_unknown_fields=True,
     omit_defaults=True,
+    repr_omit_defaults=True,
     gc=False,
     rename="camel",
     tag="toolResult",

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Final
 
-import msgspec.inspect
-
 from message_ir._limits import MAX_DEPTH
+from message_ir._untyped import FieldKind, struct_field_kinds
 from message_ir._wire import BLOCKS, MESSAGES, WireRecord
 
 _DESCRIPTIONS: Final = {
@@ -59,7 +58,7 @@ def _union(records: dict[str, WireRecord], tag_field: str) -> dict[str, object]:
 def _record_schema(record: WireRecord) -> dict[str, object]:
     properties: dict[str, object] = {record.tag_field: {"enum": [record.tag]}}
     required = [record.tag_field]
-    types = {field.name: field.type for field in _struct_fields(record)}
+    types = struct_field_kinds(record.struct)
     for field in record.fields:
         properties[field.wire_name] = _field_schema(field.wire_name, types[field.attribute])
         if field.required:
@@ -75,22 +74,16 @@ def _record_schema(record: WireRecord) -> dict[str, object]:
     }
 
 
-def _struct_fields(record: WireRecord) -> tuple[msgspec.inspect.Field, ...]:
-    info = msgspec.inspect.type_info(record.struct)
-    assert type(info) is msgspec.inspect.StructType  # every record is a Struct
-    return info.fields
-
-
-def _field_schema(wire_name: str, info: msgspec.inspect.Type) -> dict[str, object]:
-    if type(info) is msgspec.inspect.StrType:
+def _field_schema(wire_name: str, kind: FieldKind) -> dict[str, object]:
+    if kind.name == "str":
         schema: dict[str, object] = {"type": "string"}
-        if info.min_length is not None:
-            schema["minLength"] = info.min_length
+        if kind.min_length is not None:
+            schema["minLength"] = kind.min_length
         return schema
-    if type(info) is msgspec.inspect.BoolType:
+    if kind.name == "bool":
         return {"type": "boolean"}
-    if type(info) is msgspec.inspect.RawType:
+    if kind.name == "raw":
         return {"type": "object", "description": _OBJECTS[wire_name]}
-    if type(info) is msgspec.inspect.VarTupleType:  # an assistant's blocks
+    if kind.name == "blocks":
         return {"type": "array", "items": _union(BLOCKS, "type")}
     raise TypeError(f"no JSON Schema for the wire field {wire_name!r}")  # a new kind of field: add it here

@@ -48,7 +48,7 @@ from message_ir._model import (
 )
 from message_ir._paths import format_segment, join_path
 from message_ir._untyped import exact_dict_items, exact_sequence_items
-from message_ir._wire import BLOCKS, META, MESSAGES, WireRecord
+from message_ir._wire import BLOCKS, MESSAGES, META, WireRecord
 
 _MISSING: Final = object()  # the field is absent from a JSON-form record
 _UNSET: Final = object()  # the struct field is unset; already reported as UNREADABLE_VALUE

@@ -10,7 +10,8 @@ be done about it at the call site:
 - msgspec's untyped `decode` returns `Any` and its `encode` takes `Any`;
 - `json.loads` returns `Any`; `object.__dict__` is `dict[str, Any]`;
 - `typing.get_args` returns `tuple[Any, ...]`;
-- typeshed types `sys.stdin`, `sys.stdout` and `sys.stderr` as `TextIO | Any`.
+- typeshed types `sys.stdin`, `sys.stdout` and `sys.stderr` as `TextIO | Any`;
+- `msgspec.inspect`, which the JSON Schema reads, has no precise types.
 
 Each function is small, runs no caller code, and returns `object` or a precise type.
 """
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import BinaryIO, Final, TextIO
+from typing import BinaryIO, Final, NamedTuple, TextIO
 
 import msgspec
 
@@ -72,6 +73,35 @@ def literal_strings(alias: object) -> frozenset[str]:
     from typing import get_args
 
     return frozenset(value for value in get_args(alias) if type(value) is str)
+
+
+class FieldKind(NamedTuple):
+    """What msgspec says of a Struct field's type, as far as the JSON Schema needs it."""
+
+    name: str  # "str", "bool", "raw", "blocks" (a tuple of Structs) or "other"
+    min_length: int | None
+
+
+def struct_field_kinds(struct: type[msgspec.Struct]) -> dict[str, FieldKind]:
+    """The kind of each field of `struct`, by attribute name (`msgspec.inspect` is untyped)."""
+    import msgspec.inspect
+
+    info = msgspec.inspect.type_info(struct)
+    assert isinstance(info, msgspec.inspect.StructType)
+    kinds: dict[str, FieldKind] = {}
+    for field in info.fields:
+        kind = field.type
+        if isinstance(kind, msgspec.inspect.StrType):
+            kinds[field.name] = FieldKind("str", kind.min_length)
+        elif isinstance(kind, msgspec.inspect.BoolType):
+            kinds[field.name] = FieldKind("bool", None)
+        elif isinstance(kind, msgspec.inspect.RawType):
+            kinds[field.name] = FieldKind("raw", None)
+        elif isinstance(kind, msgspec.inspect.VarTupleType):
+            kinds[field.name] = FieldKind("blocks", None)
+        else:
+            kinds[field.name] = FieldKind("other", None)
+    return kinds
 
 
 def standard_streams() -> tuple[BinaryIO, TextIO, TextIO]:

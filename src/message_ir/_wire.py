@@ -52,19 +52,19 @@ def _record(struct: type[msgspec.Struct]) -> WireRecord:
     tag_field, tag = config.tag_field, config.tag
     assert type(tag_field) is str  # every IR Struct is tagged
     assert type(tag) is str
-    fields = tuple(
-        WireField(info.encode_name, info.name, info.required) for info in msgspec.structs.fields(struct)
-    )
+    fields = tuple(WireField(info.encode_name, info.name, info.required) for info in msgspec.structs.fields(struct))
     keys = frozenset({tag_field, *(field.wire_name for field in fields)})
     return WireRecord(tag_field, tag, struct, fields, keys, 1 + sum(field.required for field in fields))
 
 
 MESSAGES: Final[dict[str, WireRecord]] = {
-    record.tag: record for record in map(_record, (UserMessage, AssistantMessage, ToolResultMessage))
+    record.tag: record for record in (_record(UserMessage), _record(AssistantMessage), _record(ToolResultMessage))
 }
 """Message records by `role`."""
 
-BLOCKS: Final[dict[str, WireRecord]] = {record.tag: record for record in map(_record, (TextBlock, ToolCall, OpaqueBlock))}
+BLOCKS: Final[dict[str, WireRecord]] = {
+    record.tag: record for record in (_record(TextBlock), _record(ToolCall), _record(OpaqueBlock))
+}
 """Assistant block records by `type`."""
 
 META: Final = "meta"
