@@ -3,9 +3,11 @@
 from message_ir._codec import decode_transcript, encode_transcript
 from message_ir._constructors import (
     BlockInput,
+    OpaqueBlockInput,
     TextBlockInput,
     ToolCallInput,
     assistant_message,
+    opaque_block,
     text_block,
     text_from_assistant,
     tool_call,
@@ -18,13 +20,14 @@ from message_ir._guards import (
     is_assistant_message_json,
     is_json_value,
     is_message_json,
+    is_opaque_block_json,
     is_text_block_json,
     is_tool_call_json,
     is_tool_result_message_json,
     is_transcript_json,
     is_user_message_json,
 )
-from message_ir._json_values import FrozenJsonObject, JsonData, JsonInput, JsonValue
+from message_ir._json_values import FrozenJsonObject, JsonData, JsonInput, JsonValue, frozen_json_object
 from message_ir._jsonl import decode_jsonl, encode_jsonl, validate_jsonl
 from message_ir._limits import MAX_DEPTH
 from message_ir._model import (
@@ -34,6 +37,8 @@ from message_ir._model import (
     AssistantMessageJson,
     Message,
     MessageJson,
+    OpaqueBlock,
+    OpaqueBlockJson,
     TextBlock,
     TextBlockJson,
     ToolCall,
@@ -64,6 +69,9 @@ __all__ = [
     "JsonValue",
     "Message",
     "MessageJson",
+    "OpaqueBlock",
+    "OpaqueBlockInput",
+    "OpaqueBlockJson",
     "Repair",
     "TextBlock",
     "TextBlockInput",
@@ -81,14 +89,17 @@ __all__ = [
     "decode_transcript",
     "encode_jsonl",
     "encode_transcript",
+    "frozen_json_object",
     "is_assistant_message_json",
     "is_json_value",
     "is_message_json",
+    "is_opaque_block_json",
     "is_text_block_json",
     "is_tool_call_json",
     "is_tool_result_message_json",
     "is_transcript_json",
     "is_user_message_json",
+    "opaque_block",
     "repair_transcript",
     "text_block",
     "text_from_assistant",

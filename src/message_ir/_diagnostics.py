@@ -40,7 +40,18 @@ LINKAGE_CODES: frozenset[str] = literal_strings(LinkageCode)
 BoundaryCode: TypeAlias = Literal["INVALID_JSON", "JSON_TOO_DEEP", "DUPLICATE_KEY"]
 """Codes only the JSON boundary gives: for text that cannot be read as one JSON value."""
 
-DiagnosticCode: TypeAlias = Literal[ShapeCode, LinkageCode, BoundaryCode]
+ProviderCode: TypeAlias = Literal[
+    "BAD_FORMAT",
+    "RESULT_NOT_ADJACENT",
+    "RESULT_NOT_FIRST",
+    "RESULT_COUNT_MISMATCH",
+    "BAD_TOOL_CALL_ID_FORMAT",
+    "REASONING_ITEM_MISPLACED",
+]
+"""Codes only the adapters (`message_ir.adapters`) give: a record that is not of its format
+(`BAD_FORMAT`), and the rules a provider enforces beyond the IR's own."""
+
+DiagnosticCode: TypeAlias = Literal[ShapeCode, LinkageCode, BoundaryCode, ProviderCode]
 """Every code a `Diagnostic` can carry. Codes are stable; messages may change."""
 
 

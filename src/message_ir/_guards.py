@@ -14,6 +14,7 @@ from message_ir._json_values import JsonInput, check_json_tree
 from message_ir._model import (
     AssistantMessageJson,
     MessageJson,
+    OpaqueBlockJson,
     TextBlockJson,
     ToolCallJson,
     ToolResultMessageJson,
@@ -87,6 +88,11 @@ def is_text_block_json(value: object) -> TypeIs[TextBlockJson]:
 def is_tool_call_json(value: object) -> TypeIs[ToolCallJson]:
     """A well-formed tool-call block dict (JSON-valued arguments within the depth limit)."""
     return _block_type(value) == "toolCall"
+
+
+def is_opaque_block_json(value: object) -> TypeIs[OpaqueBlockJson]:
+    """A well-formed opaque block dict (`format`, `kind`, and a JSON object as `data`)."""
+    return _block_type(value) == "opaque"
 
 
 def is_json_value(value: object) -> TypeIs[JsonInput]:

@@ -27,8 +27,9 @@ from typing import Final, NamedTuple, TypeAlias, Union, final
 
 import msgspec
 
+from message_ir._errors import ConstructionError
 from message_ir._limits import MAX_DEPTH
-from message_ir._paths import PathSegment
+from message_ir._paths import PathSegment, join_path
 from message_ir._untyped import decode_json, encode_json, exact_dict_items, exact_sequence_items
 
 JsonValue: TypeAlias = Union[str, int, float, bool, tuple["JsonValue", ...], "FrozenJsonObject", None]
@@ -110,6 +111,24 @@ def _thaw(value: JsonValue) -> JsonData:
         return [_thaw(item) for item in value]
     assert not isinstance(value, (tuple, FrozenJsonObject))  # narrowed: a scalar
     return value
+
+
+def frozen_json_object(value: Mapping[str, JsonInput]) -> FrozenJsonObject:
+    """A read-only deep snapshot of a JSON object (a `dict`, or a `FrozenJsonObject` as it is).
+
+    The value is checked by the JSON rule (the one the constructors apply to tool arguments):
+    anything else raises `ConstructionError`, a `TypeError`, naming the path.
+    """
+    if type(value) is FrozenJsonObject:
+        return value
+    if type(value) is not dict:
+        raise ConstructionError("frozen_json_object", "$", f"Expected `dict`, got `{type_name(value)}`")
+    problem, _ = check_json_tree(value, copy=False)
+    if problem is not None:
+        raise ConstructionError("frozen_json_object", join_path("$", problem.segments), problem.message)
+    frozen = freeze_decoded(value)
+    assert type(frozen) is FrozenJsonObject  # an exact dict freezes to one
+    return frozen
 
 
 def freeze_decoded(value: object) -> JsonValue:

@@ -1,0 +1,23 @@
+"""Adapters: provider and session formats in and out of the IR, losslessly.
+
+One module per format, each with `load`, `dump`, `dumps` and `check`; this package adds what
+they share: `Conversation`, `Instruction`, `Note`, `FormatError`, `convert` and `detect`.
+Built on the public core only; no provider SDK is imported or needed.
+"""
+
+from message_ir.adapters import anthropic, openai_chat
+from message_ir.adapters._conversation import Conversation, FormatError, Instruction, Note, NoteCode
+from message_ir.adapters._convert import FORMATS, convert, detect
+
+__all__ = [
+    "FORMATS",
+    "Conversation",
+    "FormatError",
+    "Instruction",
+    "Note",
+    "NoteCode",
+    "anthropic",
+    "convert",
+    "detect",
+    "openai_chat",
+]

@@ -1,0 +1,355 @@
+"""What every adapter does the same way: read the container, make IDs, pair results, place
+instructions, map diagnostics back to the source, and `check` without ever raising."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Final, NamedTuple, cast
+
+from message_ir import (
+    AssistantMessage,
+    Diagnostic,
+    FrozenJsonObject,
+    JsonInput,
+    Message,
+    ToolResultMessage,
+    UserMessage,
+    frozen_json_object,
+    validate_transcript,
+)
+from message_ir.adapters._conversation import Conversation, FormatError, Instruction, Note
+from message_ir.adapters._json import Unparsable, as_array, as_object, as_sequence, parse
+from message_ir.adapters._records import Info, build_record, format_info, split_record
+
+PLACEHOLDER_TOOL_NAME: Final = "unknown_tool"
+"""The IR tool name of a result whose format gives none and whose call is nowhere."""
+
+_KINDS: Final[dict[type, str]] = {
+    dict: "object",
+    list: "array",
+    tuple: "array",
+    str: "str",
+    int: "int",
+    float: "float",
+    bool: "bool",
+    type(None): "null",
+}
+
+
+def kind(value: object) -> str:
+    """A word for the JSON type of `value`, from a fixed table (no attribute of it is read)."""
+    return _KINDS.get(type(value), "object of another type")
+
+
+def json_input(value: dict[str, object]) -> dict[str, JsonInput]:
+    """Plain data read from JSON, given to a constructor (which checks it at run time)."""
+    return cast("dict[str, JsonInput]", value)
+
+
+class CallOrigin(NamedTuple):
+    """Where a tool call stood in the source, and what it became."""
+
+    source_id: str
+    source_index: int
+    path: str
+    message_index: int
+    ir_id: str
+
+
+class Item(NamedTuple):
+    """One record of the source's message list, in order: a message's part or an instruction."""
+
+    source_index: int
+    side: str  # "assistant", "user" (user text and tool results) or "instruction"
+    message_index: int | None  # the IR message, or None for an instruction
+    path: str
+
+
+class Origins:
+    """Where each IR message and block came from in the source, for `check`'s paths."""
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[int, str]] = []  # per IR message: (source index, path)
+        self.blocks: dict[tuple[int, int], str] = {}
+        self.calls: list[CallOrigin] = []
+        self.items: list[Item] = []
+        self.extra: list[Diagnostic] = []  # found while loading (arguments that are no object)
+
+    def to_source(self, diagnostic: Diagnostic) -> Diagnostic:
+        """An IR diagnostic with its index and path in the source's terms."""
+        index = diagnostic.message_index
+        if index is None or not 0 <= index < len(self.messages):
+            return diagnostic
+        source_index, path = self.messages[index]
+        rest = diagnostic.path.removeprefix(f"$[{index}]")
+        if rest.startswith(".content["):
+            number, _, after = rest.removeprefix(".content[").partition("]")
+            block = self.blocks.get((index, int(number))) if number.isdigit() else None
+            if block is not None:
+                return Diagnostic(diagnostic.code, source_index, block + after, diagnostic.message)
+        return Diagnostic(diagnostic.code, source_index, path + rest, diagnostic.message)
+
+
+class LoadState:
+    """One `load` in progress: the IR messages so far, problems, notes and origins."""
+
+    def __init__(self, format: str, avoid: frozenset[str] = frozenset()) -> None:
+        self.format = format
+        self.avoid = avoid  # call IDs a renamed one must not take (all the source's)
+        self.messages: list[Message] = []
+        self.instructions: list[Instruction] = []
+        self.notes: list[Note] = []
+        self.problems: list[Diagnostic] = []
+        self.origins = Origins()
+        self.index = 0  # the source record being read
+        self.latest: dict[str, tuple[str, str]] = {}  # source call ID -> (IR ID, name) of its latest call
+        self.call_ids: set[str] = set()  # every IR call ID given so far
+        self.source_ids: set[str] = set()  # every source call ID seen
+        self.collided = False
+        self.container_meta: FrozenJsonObject | None = None
+        self.body: dict[str, object] | None = None  # a request body's fields, when it was one
+        self._pending: list[tuple[str, str, str, FrozenJsonObject | None]] = []
+
+    def at(self, index: int) -> None:
+        """Start reading source record `index`."""
+        self.index = index
+
+    def problem(self, path: str, message: str) -> None:
+        self.problems.append(Diagnostic("BAD_FORMAT", self.index, path, message))
+
+    def message_id(self, part: int = 0) -> str:
+        """The made-up ID of the IR message `part` of the current source record."""
+        return f"m{self.index}" if part == 0 else f"m{self.index}.{part}"
+
+    def instruction(self, role: str, text: str, path: str, meta: FrozenJsonObject | None) -> None:
+        self._pending.append((role, text, path, meta))
+        self.origins.items.append(Item(self.index, "instruction", None, path))
+
+    def add(self, message: Message, path: str, block_paths: Sequence[str] = (), side: str | None = None) -> None:
+        """Append an IR message read from `path` (its blocks from `block_paths`)."""
+        index = len(self.messages)
+        for role, text, where, meta in self._pending:
+            self.instructions.append(Instruction(role, text, where, message.id, meta))
+        self._pending = []
+        self.messages.append(message)
+        self.origins.messages.append((self.index, path))
+        for number, block_path in enumerate(block_paths):
+            self.origins.blocks[(index, number)] = block_path
+        if side is None:
+            side = "assistant" if type(message) is AssistantMessage else "user"
+        self.origins.items.append(Item(self.index, side, index, path))
+
+    def call_id(self, message_index: int, source_id: str, name: str, path: str) -> str:
+        """The IR ID of a call: its own, or a new one when the ID was used before."""
+        ir_id = source_id
+        if source_id in self.source_ids or source_id in self.call_ids:
+            number = 2
+            while f"{source_id}~{number}" in self.call_ids or f"{source_id}~{number}" in self.avoid:
+                number += 1
+            ir_id = f"{source_id}~{number}"
+            self.notes.append(
+                Note(
+                    "RENAMED_REUSED_CALL_ID",
+                    message_index,
+                    path,
+                    f"Tool call ID {source_id!r} was used before; renamed {ir_id!r} (restored when written back)",
+                )
+            )
+        if ir_id in self.source_ids and ir_id != source_id:
+            self.collided = True
+        self.source_ids.add(source_id)
+        if source_id != ir_id and source_id in self.call_ids and ir_id in self.source_ids:
+            self.collided = True
+        self.call_ids.add(ir_id)
+        self.latest[source_id] = (ir_id, name)
+        self.origins.calls.append(CallOrigin(source_id, self.index, path, message_index, ir_id))
+        return ir_id
+
+    def result_call(self, message_index: int, source_id: str, name: str | None, path: str) -> tuple[str, str]:
+        """The IR call ID and tool name of a result answering `source_id` (the latest such call)."""
+        ir_id, call_name = self.latest.get(source_id, (source_id, ""))
+        if name is None:
+            name = call_name
+        if not name:
+            name = PLACEHOLDER_TOOL_NAME
+            self.notes.append(
+                Note(
+                    "PLACEHOLDER_TOOL_NAME",
+                    message_index,
+                    path,
+                    f"No call {source_id!r} comes before this result; its tool name is {name!r} (never written back)",
+                )
+            )
+        return ir_id, name
+
+    def bad_arguments(self, message_index: int, path: str, text: str) -> None:
+        """Record arguments that are not a JSON object: a note now, a diagnostic in `check`."""
+        shown = text if len(text) <= 40 else text[:37] + "..."
+        self.notes.append(
+            Note(
+                "ARGUMENTS_NOT_AN_OBJECT",
+                message_index,
+                path,
+                f"Arguments {shown!r} are not a JSON object; the IR holds {{}} and the text is kept",
+            )
+        )
+        self.origins.extra.append(
+            Diagnostic("BAD_TOOL_ARGUMENTS", self.index, path, "Expected a JSON object as the arguments text")
+        )
+
+    def finish(self, meta: FrozenJsonObject | None) -> tuple[Conversation, Origins]:
+        if self.problems:
+            raise FormatError(self.format, tuple(self.problems))
+        for role, text, where, entry_meta in self._pending:
+            self.instructions.append(Instruction(role, text, where, None, entry_meta))
+        self._pending = []
+        conversation = Conversation(
+            format=self.format,
+            messages=tuple(self.messages),
+            instructions=tuple(self.instructions),
+            notes=tuple(self.notes),
+            meta=meta,
+        )
+        return conversation, self.origins
+
+
+Loader = Callable[[object, frozenset[str]], tuple[Conversation, Origins, LoadState]]
+
+
+def parsed(format: str, source: bytes | str) -> object:
+    """The JSON value of text given to `load`; `FormatError` when it is not JSON."""
+    try:
+        return parse(source)
+    except Unparsable as error:
+        raise FormatError(format, (error.diagnostic,)) from None
+
+
+def message_list(state: LoadState, source: object, key: str, known: Sequence[str] = ()) -> tuple[list[object], str]:
+    """The records of a bare list or of a request body's `key`, and their path prefix.
+
+    Sets the container's `meta` on `state` (the form, and a body's other fields); raises
+    `FormatError` for anything else.
+    """
+    records = as_array(source)
+    if records is not None:
+        state.container_meta = frozen_json_object({state.format: {"form": "list"}})
+        return records, "$"
+    body = as_object(source)
+    if body is not None:
+        records = as_array(body.get(key))
+        if records is not None:
+            info = split_record(body, (key, *known), (key, *known))
+            info["form"] = "body"
+            state.container_meta = frozen_json_object({state.format: json_input(info)})
+            state.body = body
+            return records, f"$.{key}"
+    raise FormatError(
+        state.format,
+        (Diagnostic("BAD_FORMAT", None, "$", f"Expected a list of messages, or an object with a `{key}` list"),),
+    )
+
+
+def container(
+    conversation: Conversation, format: str, key: str, records: list[object], others: dict[str, object]
+) -> object:
+    """The dumped form: the bare list if it was loaded as one, else a request body."""
+    info: Info = format_info(conversation.meta, format) if conversation.format == format else {}
+    if info.get("form") == "list" and not others:
+        return records
+    values: dict[str, object] = {**others, key: records}
+    usual = (*others, key)
+    return build_record(info, usual, values)
+
+
+def interleave(
+    conversation: Conversation, render: Callable[[Message], None], instruction: Callable[[Instruction], None]
+) -> None:
+    """Render messages and instructions in order: each instruction before the message it preceded."""
+    anchored: dict[str | None, list[Instruction]] = {}
+    ids = {message.id for message in conversation.messages}
+    for entry in conversation.instructions:
+        anchored.setdefault(entry.before if entry.before in ids else None, []).append(entry)
+    for message in conversation.messages:
+        for entry in anchored.pop(message.id, ()):
+            instruction(entry)
+        render(message)
+    for entry in anchored.pop(None, ()):
+        instruction(entry)
+
+
+def as_conversation(value: object) -> Conversation:
+    """A `Conversation` as it is; a list or tuple of IR messages as one with nothing else."""
+    if type(value) is Conversation:
+        return value
+    items = as_sequence(value)
+    if items is not None:
+        messages: list[Message] = []
+        for item in items:
+            if type(item) is UserMessage or type(item) is AssistantMessage or type(item) is ToolResultMessage:
+                messages.append(item)
+            else:
+                raise TypeError(f"Expected IR messages, got `{kind(item)}`")
+        return Conversation(format="message_ir", messages=tuple(messages))
+    raise TypeError(f"Expected a Conversation or a sequence of messages, got `{kind(value)}`")
+
+
+Rules = Callable[[Conversation, Origins], list[Diagnostic]]
+
+
+def checked(
+    format: str, source: object, load: Callable[[object], tuple[Conversation, Origins]], rules: Rules
+) -> tuple[Diagnostic, ...]:
+    """`check`: format problems, or the IR's diagnostics and the provider's rules, in the
+    source's terms, sorted by source index. Never raises."""
+    try:
+        try:
+            conversation, origins = load(source)
+        except FormatError as error:
+            return error.diagnostics
+        found = [origins.to_source(diagnostic) for diagnostic in validate_transcript(conversation.messages)]
+        found.extend(origins.extra)
+        found.extend(rules(conversation, origins))
+        found.sort(key=lambda diagnostic: -1 if diagnostic.message_index is None else diagnostic.message_index)
+        return tuple(found)
+    except RecursionError:
+        return (Diagnostic("JSON_TOO_DEEP", None, "$", "Nested too deeply to read"),)
+    except Exception as error:  # noqa: BLE001  # check never raises
+        return (Diagnostic("UNREADABLE_VALUE", None, "$", f"Could not be read: `{kind(error)}`"),)
+
+
+def adjacency(conversation: Conversation, origins: Origins, *, merge_turns: bool) -> list[Diagnostic]:
+    """`RESULT_NOT_ADJACENT` for each result that is not in the turn right after its call.
+
+    Without `merge_turns` (OpenAI Chat), a call's results must be the tool messages right
+    after its assistant message; with it (Anthropic), consecutive messages of one side are one
+    turn, and results must be in the user turn right after the assistant turn of the call.
+    A result whose call is nowhere before it is the IR's linkage diagnostic, not this one.
+    """
+    call_turn: dict[str, int] = {}
+    found: list[Diagnostic] = []
+    turn = -1
+    previous = ""
+    for item in origins.items:
+        side = item.side
+        message = None if item.message_index is None else conversation.messages[item.message_index]
+        is_result = type(message) is ToolResultMessage
+        group = "user" if merge_turns and side == "user" else ("result" if is_result else side)
+        if not (group == previous and (merge_turns or group == "result")) or item.message_index is None:
+            turn += 1
+        previous = group if item.message_index is not None else ""
+        if type(message) is AssistantMessage:
+            for block in message.content:
+                if block.type == "toolCall":
+                    call_turn[block.id] = turn
+        elif type(message) is ToolResultMessage:
+            call = call_turn.get(message.tool_call_id)
+            if call is not None and call != turn - 1:
+                found.append(
+                    Diagnostic(
+                        "RESULT_NOT_ADJACENT",
+                        item.source_index,
+                        item.path,
+                        f"The result for {message.tool_call_id!r} is not in the turn right after its call",
+                    )
+                )
+    return found

@@ -1,0 +1,77 @@
+"""Tool-call ID rules per provider, and rewriting IDs to fit one without collisions."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+from typing import Final, NamedTuple
+
+
+class IdRule(NamedTuple):
+    """What a provider accepts as a tool-call ID."""
+
+    max_length: int
+    pattern: re.Pattern[str]  # the characters allowed
+    description: str
+
+    def problem(self, call_id: str) -> str | None:
+        """Why `call_id` breaks the rule, or `None`."""
+        if len(call_id) > self.max_length:
+            return f"Tool call ID is {len(call_id)} characters long; {self.description}"
+        if self.pattern.fullmatch(call_id) is None:
+            return f"Tool call ID {call_id!r} has characters not allowed; {self.description}"
+        return None
+
+
+_WORD: Final = re.compile(r"[A-Za-z0-9_-]+")
+_NOT_WORD: Final = re.compile(r"[^A-Za-z0-9_-]")
+
+_ANY: Final = re.compile(r".*", re.DOTALL)
+RULES: Final[dict[str, IdRule]] = {
+    "openai_chat": IdRule(40, _ANY, "OpenAI Chat accepts at most 40"),
+    "anthropic": IdRule(64, _WORD, "Anthropic accepts `^[a-zA-Z0-9_-]+$`, at most 64 characters"),
+}
+"""The rule of each format that has one."""
+
+
+def rewrite_ids(ids: Iterable[str], rule: IdRule, preferred: dict[str, str]) -> dict[str, str]:
+    """A new ID for every ID in `ids` that does not fit `rule` (the others keep theirs).
+
+    Deterministic and collision-free: an ID that fits is kept, unless another ID took it
+    first; `preferred` (an ID's original, from an earlier conversion) is taken back when it
+    fits and is free; anything else becomes its characters made to fit, cut short, plus a
+    hash of the whole original (longer hashes on the rare collision). Two different IDs never
+    get the same new ID, whatever their length or spelling (`call.1`, `call_1`, `call 1`).
+    """
+    unique: list[str] = []
+    listed: set[str] = set()
+    for call_id in ids:
+        if call_id not in listed:
+            listed.add(call_id)
+            unique.append(call_id)
+    taken: set[str] = set()
+    result: dict[str, str] = {}
+    for call_id in unique:  # first, every ID that fits keeps itself (or takes back its original)
+        wanted = preferred.get(call_id, call_id)
+        if rule.problem(wanted) is None and wanted not in taken:
+            taken.add(wanted)
+            result[call_id] = wanted
+        elif rule.problem(call_id) is None and call_id not in taken and call_id not in preferred.values():
+            taken.add(call_id)
+            result[call_id] = call_id
+    for call_id in unique:
+        if call_id in result:
+            continue
+        base = call_id if rule.pattern.fullmatch(call_id) else _NOT_WORD.sub("_", call_id)
+        digest = hashlib.sha256(call_id.encode("utf-8", "surrogatepass")).hexdigest()
+        for length in range(8, len(digest) + 1):
+            suffix = "_" + digest[:length]
+            candidate = base[: max(0, rule.max_length - len(suffix))] + suffix
+            if candidate not in taken and rule.problem(candidate) is None:
+                break
+        else:  # pragma: no cover - needs a SHA-256 collision of every prefix length
+            raise AssertionError(f"no free ID for {call_id!r}")
+        taken.add(candidate)
+        result[call_id] = candidate
+    return result

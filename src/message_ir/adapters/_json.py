@@ -1,0 +1,103 @@
+"""The adapters' one boundary with untyped JSON: parse, narrow, encode.
+
+Provider records are read as msgspec's builtins (dicts keep their key order, and unknown
+fields are kept, which losslessness needs; typed Structs would drop both) and narrowed here
+with exact type checks on each value, so nothing a caller's object defines runs. Like
+`message_ir._untyped`, this module is exempt from `disallow_any_expr`: msgspec's untyped
+decode returns `Any` and `type(x) is dict` narrows to `dict[Any, Any]`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+import msgspec
+
+from message_ir import Diagnostic, FrozenJsonObject, JsonInput, frozen_json_object
+
+_decode: Final = msgspec.json.Decoder().decode
+_encode: Final = msgspec.json.Encoder().encode
+_DEPTH_LIMIT: Final = 512  # deeper text is refused before msgspec's recursion meets it
+_STRING: Final = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_NOT_BRACKET: Final = bytes(byte for byte in range(256) if byte not in b"[]{}")
+_INNERMOST: Final = re.compile(rb"\[\]|\{\}")
+
+
+class Unparsable(Exception):
+    """Text that is not one JSON value; `diagnostic` says why (`INVALID_JSON`, `JSON_TOO_DEEP`)."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+def parse(source: bytes | str) -> object:
+    """The JSON value of `source` (UTF-8 `bytes` or `str`); raises `Unparsable`."""
+    data = source.encode("utf-8", "surrogatepass") if type(source) is str else source
+    assert type(data) is bytes
+    if _too_deep(data):
+        raise Unparsable(Diagnostic("JSON_TOO_DEEP", None, "$", f"JSON nested deeper than {_DEPTH_LIMIT} levels"))
+    try:
+        value: object = _decode(data)
+    except (msgspec.DecodeError, RecursionError) as error:
+        raise Unparsable(Diagnostic("INVALID_JSON", None, "$", f"Invalid JSON: {error}")) from None
+    return value
+
+
+def _too_deep(data: bytes) -> bool:
+    if data.count(b"[") + data.count(b"{") <= _DEPTH_LIMIT:
+        return False
+    brackets = _STRING.sub(b"", data).translate(None, _NOT_BRACKET)
+    for _ in range(_DEPTH_LIMIT):
+        brackets = _INNERMOST.sub(b"", brackets)
+        if not brackets:
+            return False
+    return True
+
+
+def as_object(value: object) -> dict[str, object] | None:
+    """`value` itself if it is an exact `dict` whose keys are all exact `str`s, else `None`."""
+    if type(value) is not dict:
+        return None
+    for key in list(value):
+        if type(key) is not str:
+            return None
+    return value
+
+
+def as_array(value: object) -> list[object] | None:
+    """`value` itself if it is an exact `list`, else `None`."""
+    if type(value) is list:
+        return value
+    return None
+
+
+def as_sequence(value: object) -> list[object] | None:
+    """The elements of an exact `list` or `tuple`, listed once, else `None`."""
+    if type(value) is list or type(value) is tuple:
+        return list(value)
+    return None
+
+
+def freeze_info(value: dict[str, object]) -> FrozenJsonObject:
+    """`frozen_json_object` of plain data read from JSON (which it checks at run time)."""
+    checked: dict[str, JsonInput] = value  # type: ignore[assignment]  # checked by frozen_json_object
+    return frozen_json_object(checked)
+
+
+def encode(value: object) -> bytes:
+    """Compact JSON of plain data (msgspec; key order kept)."""
+    return _encode(value)
+
+
+def decode_raw(raw: bytes | msgspec.Raw) -> object:
+    """The JSON value of text that the package has checked (`meta` text)."""
+    value: object = _decode(raw)
+    return value
+
+
+def decode_text(text: str) -> object:
+    """The JSON value of a `str` holding JSON (raises `msgspec.DecodeError`)."""
+    value: object = _decode(text)
+    return value

@@ -1,0 +1,108 @@
+"""Writing a source record back exactly: its key order and its unknown fields, kept in `meta`.
+
+A record's fields split in two: those the IR models (read into the IR, written back from
+it, so an edit in the IR shows) and the rest (kept verbatim under `extra`). `keys` keeps
+the source's key order when it differs from the format's usual one. Both live in the
+record's `meta` under the format's own key, and only when there is something to keep: a
+record in the usual order with no unknown field carries no `meta` at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from message_ir import FrozenJsonObject, JsonData, JsonValue
+from message_ir.adapters._json import as_array, as_object
+
+Info = dict[str, object]
+"""What one format keeps of one record (the value under its key in `meta`)."""
+
+PACKAGE_KEY = "message_ir"
+"""The `meta` key of the package's own, which survives conversion (original call IDs)."""
+
+
+def split_record(record: dict[str, object], known: Collection[str], usual: Sequence[str]) -> Info:
+    """The `keys` (when not the usual order) and `extra` (unknown fields) of a source record."""
+    info: Info = {}
+    keys = list(record)
+    if keys != [key for key in usual if key in record]:
+        info["keys"] = keys
+    extra = {key: value for key, value in record.items() if key not in known}
+    if extra:
+        info["extra"] = extra
+    return info
+
+
+def build_record(info: Info, usual: Sequence[str], values: dict[str, object]) -> dict[str, object]:
+    """A record from the IR's `values` and the kept `info`, in the source's key order.
+
+    A key of the kept order is written from `values` if the IR has it, else from `extra`;
+    `values` the order does not name come after, in the usual order.
+    """
+    keys = as_array(info.get("keys"))
+    extra = as_object(info.get("extra")) or {}
+    order: Sequence[object] = usual if keys is None else keys
+    record: dict[str, object] = {}
+    for key in order:
+        if type(key) is not str:
+            continue
+        if key in values:
+            record[key] = values[key]
+        elif key in extra:
+            record[key] = extra[key]
+    for key in usual:
+        if key in values and key not in record:
+            record[key] = values[key]
+    for key, value in values.items():
+        if key not in record:
+            record[key] = value
+    return record
+
+
+def has_key(info: Info, key: str, *, usual: bool) -> bool:
+    """Whether the source record had `key` (with no kept order: whether it usually does)."""
+    keys = as_array(info.get("keys"))
+    return usual if keys is None else key in keys
+
+
+def thawed(value: JsonValue) -> JsonData:
+    """A frozen JSON value as plain data."""
+    if type(value) is FrozenJsonObject:
+        return value.thaw()
+    if type(value) is tuple:
+        return [thawed(item) for item in value]
+    assert not isinstance(value, (tuple, FrozenJsonObject))
+    return value
+
+
+def format_info(meta: FrozenJsonObject | None, format: str) -> Info:
+    """What `format` kept in a `meta` (empty when nothing), as plain data."""
+    if meta is None:
+        return {}
+    entry = meta.get(format)
+    if type(entry) is not FrozenJsonObject:
+        return {}
+    return dict(entry.thaw())
+
+
+def package_info(meta: FrozenJsonObject | None) -> Info:
+    """What the package itself kept in a `meta` (the original of a rewritten call ID)."""
+    return format_info(meta, PACKAGE_KEY)
+
+
+def make_meta(format: str, info: Info, package: Info | None = None) -> dict[str, object] | None:
+    """A `meta` holding `info` under `format` (and the package's own entry), or `None` if empty."""
+    meta: dict[str, object] = {}
+    if info:
+        meta[format] = info
+    if package:
+        meta[PACKAGE_KEY] = package
+    return meta or None
+
+
+def source_path(prefix: str, index: int, *rest: str | int) -> str:
+    """`prefix[index]` followed by `.key` / `[n]` segments: a path into the source's JSON."""
+    path = f"{prefix}[{index}]"
+    for segment in rest:
+        path += f"[{segment}]" if type(segment) is int else f".{segment}"
+    return path

@@ -1,0 +1,461 @@
+"""Anthropic Messages `messages`: in and out of the IR, losslessly, with Anthropic's rules.
+
+`load` takes JSON text or the parsed value: the bare `messages` list, or a request body
+`{"system": ..., "messages": [...], ...}`; `dump` gives back the same form. How each
+message maps:
+
+- a `user` message becomes, in order, one `ToolResultMessage` per `tool_result` block
+  (`is_error` when set; the tool name is the call's) and one `UserMessage` per run of other
+  blocks (their text blocks joined by a newline; the blocks kept in `meta`);
+- an `assistant` message becomes one `AssistantMessage`: `text` → `TextBlock`, `tool_use`
+  → `ToolCall`, anything else (`thinking`, `redacted_thinking`, server tools, ...) → an
+  `OpaqueBlock` of format `anthropic`, in place;
+- `system` (a string or text blocks) is the one `Instruction`.
+
+The API merges consecutive messages of one role into one turn, so the rules are checked on
+that merged view: the results of a turn's calls come in the next user turn
+(`RESULT_NOT_ADJACENT`), before anything else in it (`RESULT_NOT_FIRST`); IDs match
+`^[a-zA-Z0-9_-]+$` (`BAD_TOOL_CALL_ID_FORMAT`). Message IDs are made up from positions.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from message_ir import (
+    AssistantBlock,
+    AssistantMessage,
+    ConstructionError,
+    Diagnostic,
+    JsonInput,
+    Message,
+    OpaqueBlock,
+    TextBlock,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+    assistant_message,
+    opaque_block,
+    text_block,
+    tool_call,
+    tool_result_message,
+    user_message,
+)
+from message_ir.adapters import _common
+from message_ir.adapters._common import LoadState, Origins
+from message_ir.adapters._conversation import Conversation
+from message_ir.adapters._ids import RULES
+from message_ir.adapters._json import as_array, as_object, encode, freeze_info
+from message_ir.adapters._records import (
+    Info,
+    build_record,
+    format_info,
+    has_key,
+    make_meta,
+    source_path,
+    split_record,
+)
+
+FORMAT: Final = "anthropic"
+_MESSAGE_KEYS: Final = ("role", "content")
+_TEXT_KEYS: Final = ("type", "text")
+_USE_KEYS: Final = ("type", "id", "name", "input")
+_RESULT_KEYS: Final = ("type", "tool_use_id", "content")
+_RESULT_KNOWN: Final = ("type", "tool_use_id", "content", "is_error")
+TEXT_SEPARATOR: Final = "\n"
+"""How the text blocks of one run of user content are joined into the IR's `content`."""
+
+
+def load(source: bytes | str | object) -> Conversation:
+    """The conversation in `source` (JSON text, or the parsed list or request body).
+
+    Raises `FormatError` for what is not Anthropic Messages data; never for broken linkage.
+    """
+    conversation, _ = _load(source)
+    return conversation
+
+
+def dump(conversation: Conversation | tuple[Message, ...] | list[Message]) -> object:
+    """The conversation as plain data, in the form it was loaded from (else a request body)."""
+    return _dump(_common.as_conversation(conversation))
+
+
+def dumps(conversation: Conversation | tuple[Message, ...] | list[Message]) -> bytes:
+    """`dump` as compact JSON."""
+    return encode(dump(conversation))
+
+
+def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
+    """Every problem Anthropic would answer with a 400, and the IR's own; never raises.
+
+    Paths and message indexes point into the source's `messages`.
+    """
+    return _common.checked(FORMAT, source, _load, _provider_rules)
+
+
+# --- load ---------------------------------------------------------------------------------
+
+
+def _load(source: object) -> tuple[Conversation, Origins]:
+    if type(source) is bytes or type(source) is str:
+        source = _common.parsed(FORMAT, source)
+    state = _read(source, frozenset())
+    if state.collided:
+        state = _read(source, frozenset(state.source_ids))
+    return state.finish(state.container_meta)
+
+
+def _read(source: object, avoid: frozenset[str]) -> LoadState:
+    state = LoadState(FORMAT, avoid)
+    records, prefix = _common.message_list(state, source, "messages", ("system",))
+    if state.body is not None and "system" in state.body:
+        _system(state, state.body["system"])
+    for index, item in enumerate(records):
+        state.at(index)
+        path = source_path(prefix, index)
+        record = as_object(item)
+        if record is None:
+            state.problem(path, f"Expected a message object, got `{_common.kind(item)}`")
+            continue
+        role = record.get("role")
+        try:
+            if role == "user":
+                _user(state, record, path)
+            elif role == "assistant":
+                _assistant(state, record, path)
+            else:
+                shown = repr(role) if type(role) is str else f"a `{_common.kind(role)}`"
+                state.problem(path + ".role", f"Invalid role {shown}; expected one of user, assistant")
+        except ConstructionError as error:  # a parsed value the IR cannot hold (NaN, a lone surrogate)
+            state.problem(path, error.problem)
+    return state
+
+
+def _meta(info: Info) -> dict[str, JsonInput] | None:
+    meta = make_meta(FORMAT, info)
+    return None if meta is None else _common.json_input(meta)
+
+
+def _blocks(state: LoadState, content: object, path: str) -> list[dict[str, object]] | None:
+    items = as_array(content)
+    if items is None:
+        state.problem(path, f"Expected `str` or a list of content blocks, got `{_common.kind(content)}`")
+        return None
+    blocks: list[dict[str, object]] = []
+    for number, item in enumerate(items):
+        block = as_object(item)
+        if block is None or type(block.get("type")) is not str or not block.get("type"):
+            state.problem(f"{path}[{number}]", "Expected a content block with a `type`")
+            return None
+        if block["type"] == "text" and type(block.get("text")) is not str:
+            state.problem(f"{path}[{number}].text", f"Expected `str`, got `{_common.kind(block.get('text'))}`")
+            return None
+        blocks.append(block)
+    return blocks
+
+
+def blocks_text(blocks: list[object]) -> str:
+    """The IR text of content blocks: their `text` blocks, joined."""
+    texts: list[str] = []
+    for item in blocks:
+        block = as_object(item)
+        if block is not None and block.get("type") == "text":
+            text = block.get("text")
+            if type(text) is str:
+                texts.append(text)
+    return TEXT_SEPARATOR.join(texts)
+
+
+def _system(state: LoadState, system: object) -> None:
+    if type(system) is str:
+        state.instruction("system", system, "$.system", None)
+        return
+    blocks = _blocks(state, system, "$.system")
+    if blocks is not None:
+        meta = make_meta(FORMAT, {"content": list[object](blocks)})
+        assert meta is not None
+        state.instruction("system", blocks_text(list[object](blocks)), "$.system", freeze_info(meta))
+
+
+def _user(state: LoadState, record: dict[str, object], path: str) -> None:
+    info = split_record(record, _MESSAGE_KEYS, _MESSAGE_KEYS)
+    info["first"] = True
+    content = record.get("content")
+    if type(content) is str:
+        info["string"] = True
+        state.add(user_message(id=state.message_id(), content=content, meta=_meta(info)), path)
+        return
+    blocks = _blocks(state, content, path + ".content")
+    if blocks is None:
+        return
+    part = 0
+    run: list[object] = []
+    run_start = 0
+
+    def flush() -> None:
+        nonlocal part, run, info
+        if not run:
+            return
+        run_info: Info = {**info, "blocks": run}
+        message = user_message(id=state.message_id(part), content=blocks_text(run), meta=_meta(run_info))
+        state.add(message, f"{path}.content[{run_start}]")
+        part, run, info = part + 1, [], {}
+
+    for number, block in enumerate(blocks):
+        if block["type"] != "tool_result":
+            if not run:
+                run_start = number
+            run.append(block)
+            continue
+        flush()
+        block_path = f"{path}.content[{number}]"
+        result = _result(state, block, block_path, info, part)
+        if result is None:
+            return
+        state.add(result, block_path)
+        part, info = part + 1, {}
+    flush()
+    if part == 0:  # an empty list of blocks: one empty user message keeps its place
+        info["blocks"] = []
+        state.add(user_message(id=state.message_id(), content="", meta=_meta(info)), path + ".content")
+
+
+def _result(state: LoadState, block: dict[str, object], path: str, info: Info, part: int) -> ToolResultMessage | None:
+    call_id = block.get("tool_use_id")
+    if type(call_id) is not str or not call_id:
+        state.problem(path + ".tool_use_id", "Expected a non-empty `str`")
+        return None
+    content = block.get("content", "")
+    block_info = split_record(block, _RESULT_KNOWN, _RESULT_KEYS)
+    if type(content) is str:
+        text = content
+    else:
+        parts = _blocks(state, content, path + ".content")
+        if parts is None:
+            return None
+        text = blocks_text(list[object](parts))
+        block_info["content"] = list[object](parts)
+    if "content" not in block:
+        block_info["no_content"] = True
+    is_error = block.get("is_error", False)
+    if type(is_error) is not bool:
+        state.problem(path + ".is_error", f"Expected `bool`, got `{_common.kind(is_error)}`")
+        return None
+    ir_call_id, name = state.result_call(len(state.messages), call_id, None, path)
+    meta_info: Info = {**info, "block": block_info}
+    return tool_result_message(
+        id=state.message_id(part),
+        tool_call_id=ir_call_id,
+        tool_name=name,
+        content=text,
+        is_error=is_error,
+        meta=_meta(meta_info),
+    )
+
+
+def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
+    info = split_record(record, _MESSAGE_KEYS, _MESSAGE_KEYS)
+    content = record.get("content")
+    ir_blocks: list[AssistantBlock] = []
+    block_paths: list[str] = []
+    message_index = len(state.messages)
+    if type(content) is str:
+        info["string"] = True
+        ir_blocks.append(text_block(text=content))
+        block_paths.append(path + ".content")
+    else:
+        blocks = _blocks(state, content, path + ".content")
+        if blocks is None:
+            return
+        for number, block in enumerate(blocks):
+            block_path = f"{path}.content[{number}]"
+            block_type = block["type"]
+            if block_type == "text":
+                text = block["text"]
+                assert type(text) is str  # checked by _blocks
+                ir_blocks.append(text_block(text=text, meta=_meta(split_record(block, _TEXT_KEYS, _TEXT_KEYS))))
+            elif block_type == "tool_use":
+                call = _call(state, message_index, block, block_path)
+                if call is None:
+                    return
+                ir_blocks.append(call)
+            else:
+                assert type(block_type) is str
+                ir_blocks.append(opaque_block(format=FORMAT, kind=block_type, data=_common.json_input(block)))
+            block_paths.append(block_path)
+    message = assistant_message(id=state.message_id(), content=ir_blocks, meta=_meta(info))
+    state.add(message, path, block_paths)
+
+
+def _call(state: LoadState, message_index: int, block: dict[str, object], path: str) -> ToolCall | None:
+    call_id, name, arguments = block.get("id"), block.get("name"), block.get("input")
+    if type(call_id) is not str or not call_id:
+        state.problem(path + ".id", "Expected a non-empty `str`")
+        return None
+    if type(name) is not str or not name:
+        state.problem(path + ".name", "Expected a non-empty `str`")
+        return None
+    info = split_record(block, _USE_KEYS, _USE_KEYS)
+    parsed = as_object(arguments)
+    if parsed is None:
+        info["input"] = arguments
+        state.bad_arguments(message_index, path + ".input", encode(arguments).decode())
+        parsed = {}
+    ir_id = state.call_id(message_index, call_id, name, path + ".id")
+    if ir_id != call_id:
+        info["id"] = call_id
+        info["as"] = ir_id
+    return tool_call(id=ir_id, name=name, arguments=_common.json_input(parsed), meta=_meta(info))
+
+
+# --- dump ---------------------------------------------------------------------------------
+
+
+def _dump(conversation: Conversation) -> object:
+    restore: dict[str, str] = {}
+    records: list[object] = []
+    open_record: tuple[Info, list[object], list[UserMessage | ToolResultMessage]] | None = None
+
+    def close() -> None:
+        nonlocal open_record
+        if open_record is not None:
+            records.append(_user_record(*open_record))
+            open_record = None
+
+    for message in conversation.messages:
+        if type(message) is AssistantMessage:
+            close()
+            records.append(_dump_assistant(message, restore))
+            continue
+        assert type(message) is UserMessage or type(message) is ToolResultMessage
+        info = format_info(message.meta, FORMAT)
+        if info.get("first") is True or open_record is None:
+            close()
+            open_record = (info, [], [])
+        open_record[2].append(message)
+        if type(message) is ToolResultMessage:
+            open_record[1].append(_dump_result(message, info, restore))
+        else:
+            blocks = as_array(info.get("blocks"))
+            if blocks is not None and blocks_text(blocks) == message.content:
+                open_record[1].extend(blocks)
+            else:
+                open_record[1].append({"type": "text", "text": message.content})
+    close()
+    others: dict[str, object] = {}
+    system = _dump_system(conversation)
+    if system is not None:
+        others["system"] = system
+    return _common.container(conversation, FORMAT, "messages", records, others)
+
+
+def _user_record(info: Info, blocks: list[object], parts: list[UserMessage | ToolResultMessage]) -> dict[str, object]:
+    content: object = blocks
+    if info.get("string") is True and len(parts) == 1 and type(parts[0]) is UserMessage:
+        content = parts[0].content
+    return build_record(info, _MESSAGE_KEYS, {"role": "user", "content": content})
+
+
+def _dump_result(message: ToolResultMessage, info: Info, restore: dict[str, str]) -> dict[str, object]:
+    block_info = as_object(info.get("block")) or {}
+    parts = as_array(block_info.get("content"))
+    values: dict[str, object] = {
+        "type": "tool_result",
+        "tool_use_id": restore.get(message.tool_call_id, message.tool_call_id),
+    }
+    if parts is not None and blocks_text(parts) == message.content:
+        values["content"] = parts
+    elif not (block_info.get("no_content") is True and message.content == ""):
+        values["content"] = message.content
+    if message.is_error or has_key(block_info, "is_error", usual=False):
+        values["is_error"] = message.is_error
+    return build_record(block_info, _RESULT_KEYS, values)
+
+
+def _dump_assistant(message: AssistantMessage, restore: dict[str, str]) -> dict[str, object]:
+    info = format_info(message.meta, FORMAT)
+    blocks: list[object] = []
+    for block in message.content:
+        if type(block) is TextBlock:
+            blocks.append(
+                build_record(format_info(block.meta, FORMAT), _TEXT_KEYS, {"type": "text", "text": block.text})
+            )
+        elif type(block) is OpaqueBlock:
+            if block.format == FORMAT:
+                blocks.append(block.data.thaw())
+        elif type(block) is ToolCall:
+            blocks.append(_dump_call(block, restore))
+    content: object = blocks
+    only = message.content[0] if len(message.content) == 1 else None
+    if info.get("string") is True and type(only) is TextBlock:
+        content = only.text
+    return build_record(info, _MESSAGE_KEYS, {"role": "assistant", "content": content})
+
+
+def _dump_call(call: ToolCall, restore: dict[str, str]) -> dict[str, object]:
+    info = format_info(call.meta, FORMAT)
+    call_id = call.id
+    original = info.get("id")
+    if type(original) is str and info.get("as") == call_id:
+        restore[call_id] = original
+        call_id = original
+    arguments: object = call.arguments.thaw()
+    if "input" in info and arguments == {}:
+        arguments = info["input"]
+    return build_record(info, _USE_KEYS, {"type": "tool_use", "id": call_id, "name": call.name, "input": arguments})
+
+
+def _dump_system(conversation: Conversation) -> object:
+    """The `system` field: the instructions' text (kept blocks when unchanged), or `None`."""
+    if not conversation.instructions:
+        return None
+    if len(conversation.instructions) == 1:
+        entry = conversation.instructions[0]
+        blocks = as_array(format_info(entry.meta, FORMAT).get("content"))
+        if blocks is not None and blocks_text(blocks) == entry.text:
+            return blocks
+        return entry.text
+    return "\n\n".join(entry.text for entry in conversation.instructions)
+
+
+# --- provider rules -----------------------------------------------------------------------
+
+
+def _provider_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
+    """Anthropic's rules beyond the IR's, on the merged turns."""
+    found: list[Diagnostic] = []
+    rule = RULES[FORMAT]
+    for call in origins.calls:
+        problem = rule.problem(call.source_id)
+        if problem is not None:
+            found.append(Diagnostic("BAD_TOOL_CALL_ID_FORMAT", call.source_index, call.path + ".id", problem))
+    found.extend(_common.adjacency(conversation, origins, merge_turns=True))
+    found.extend(_results_first(conversation, origins))
+    return found
+
+
+def _results_first(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
+    """`RESULT_NOT_FIRST` for a `tool_result` after other content in its (merged) user turn."""
+    found: list[Diagnostic] = []
+    other_content = False
+    for item in origins.items:
+        if item.message_index is None:
+            continue
+        message = conversation.messages[item.message_index]
+        if type(message) is AssistantMessage:
+            other_content = False
+        elif type(message) is UserMessage:
+            other_content = True
+        elif other_content and type(message) is ToolResultMessage:
+            found.append(
+                Diagnostic(
+                    "RESULT_NOT_FIRST",
+                    item.source_index,
+                    item.path,
+                    f"The result for {message.tool_call_id!r} comes after other content in its user turn",
+                )
+            )
+    return found
+
+
+__all__ = ["FORMAT", "check", "dump", "dumps", "load"]

@@ -1,0 +1,438 @@
+"""OpenAI Chat Completions `messages`: in and out of the IR, losslessly, with OpenAI's rules.
+
+`load` takes JSON text or the parsed value: the bare `messages` list, or a request body
+`{"messages": [...], ...}`; `dump` gives back the same form. How each record maps:
+
+- `system` / `developer` messages become `Conversation.instructions`, put back in place;
+- `user` → `UserMessage` (text parts joined by a newline; the parts kept in `meta`);
+- `assistant` → `AssistantMessage`: its text (`content`) first, then its `tool_calls` as
+  `ToolCall`s (content parts other than text become `OpaqueBlock`s in place);
+- `tool` → `ToolResultMessage` answering `tool_call_id` (SWE-agent's one-element
+  `tool_call_ids` is read too); without a `name`, the tool name is the call's.
+
+`arguments` is a JSON *string* on the wire: the IR holds the object, and `meta` keeps the
+string when it is not msgspec's compact encoding of that object. A string that is not a JSON
+object loads as `{}` with the string kept, a `Note`, and `BAD_TOOL_ARGUMENTS` from `check`.
+A call ID used again in a later turn (pairing is by adjacency there) is renamed on load with
+a `Note` and restored by `dump`. Message IDs are made up from positions (`m0`, `m1`, ...).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import msgspec
+
+from message_ir import (
+    AssistantBlock,
+    AssistantMessage,
+    ConstructionError,
+    Diagnostic,
+    JsonInput,
+    Message,
+    OpaqueBlock,
+    TextBlock,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+    assistant_message,
+    opaque_block,
+    text_block,
+    tool_call,
+    tool_result_message,
+    user_message,
+)
+from message_ir.adapters import _common
+from message_ir.adapters._common import LoadState, Origins
+from message_ir.adapters._conversation import Conversation, Instruction
+from message_ir.adapters._ids import RULES
+from message_ir.adapters._json import as_array, as_object, decode_text, encode, freeze_info
+from message_ir.adapters._records import (
+    Info,
+    build_record,
+    format_info,
+    has_key,
+    make_meta,
+    source_path,
+    split_record,
+)
+
+FORMAT: Final = "openai_chat"
+_ROLES: Final = ("system", "developer", "user", "assistant", "tool")
+_USER_KEYS: Final = ("role", "content")
+_ASSISTANT_KEYS: Final = ("role", "content", "tool_calls")
+_TOOL_KEYS: Final = ("role", "tool_call_id", "content")
+_CALL_KEYS: Final = ("id", "type", "function")
+_FUNCTION_KEYS: Final = ("name", "arguments")
+_PART_KEYS: Final = ("type", "text")
+PART_SEPARATOR: Final = "\n"
+"""How the text parts of one message are joined into the IR's `content`."""
+
+
+def load(source: bytes | str | object) -> Conversation:
+    """The conversation in `source` (JSON text, or the parsed list or request body).
+
+    Raises `FormatError` for what is not OpenAI Chat data; never for broken linkage.
+    """
+    conversation, _ = _load(source)
+    return conversation
+
+
+def dump(conversation: Conversation | tuple[Message, ...] | list[Message]) -> object:
+    """The conversation as plain data, in the form it was loaded from (else a request body)."""
+    return _dump(_common.as_conversation(conversation))
+
+
+def dumps(conversation: Conversation | tuple[Message, ...] | list[Message]) -> bytes:
+    """`dump` as compact JSON."""
+    return encode(dump(conversation))
+
+
+def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
+    """Every problem OpenAI would answer with a 400, and the IR's own; never raises.
+
+    Paths and message indexes point into the source's `messages`.
+    """
+    return _common.checked(FORMAT, source, _load, _provider_rules)
+
+
+# --- load ---------------------------------------------------------------------------------
+
+
+def _load(source: object) -> tuple[Conversation, Origins]:
+    if type(source) is bytes or type(source) is str:
+        source = _common.parsed(FORMAT, source)
+    state = _read(source, frozenset())
+    if state.collided:  # a renamed ID met one the source uses later: rename around all of them
+        state = _read(source, frozenset(state.source_ids))
+    return state.finish(state.container_meta)
+
+
+def _read(source: object, avoid: frozenset[str]) -> LoadState:
+    state = LoadState(FORMAT, avoid)
+    records, prefix = _common.message_list(state, source, "messages")
+    for index, item in enumerate(records):
+        state.at(index)
+        path = source_path(prefix, index)
+        record = as_object(item)
+        if record is None:
+            state.problem(path, f"Expected a message object, got `{_common.kind(item)}`")
+            continue
+        role = record.get("role")
+        if type(role) is not str or role not in _ROLES:
+            shown = repr(role) if type(role) is str else f"a `{_common.kind(role)}`"
+            state.problem(path + ".role", f"Invalid role {shown}; expected one of {', '.join(_ROLES)}")
+            continue
+        try:
+            if role in ("system", "developer"):
+                _instruction(state, role, record, path)
+            elif role == "user":
+                _user(state, record, path)
+            elif role == "assistant":
+                _assistant(state, record, path)
+            else:
+                _tool(state, record, path)
+        except ConstructionError as error:  # a parsed value the IR cannot hold (NaN, a lone surrogate)
+            state.problem(path, error.problem)
+    return state
+
+
+def _parts_text(state: LoadState, content: object, path: str) -> tuple[str, list[object] | None] | None:
+    """The text of a `content` (a `str`, or a list of parts) and the parts; `None` after a problem."""
+    if type(content) is str:
+        return content, None
+    parts = as_array(content)
+    if parts is None:
+        state.problem(path, f"Expected `str` or a list of content parts, got `{_common.kind(content)}`")
+        return None
+    texts: list[str] = []
+    for number, item in enumerate(parts):
+        part = as_object(item)
+        if part is None or type(part.get("type")) is not str:
+            state.problem(f"{path}[{number}]", "Expected a content part with a `type`")
+            return None
+        if part["type"] == "text":
+            text = part.get("text")
+            if type(text) is not str:
+                state.problem(f"{path}[{number}].text", f"Expected `str`, got `{_common.kind(text)}`")
+                return None
+            texts.append(text)
+    return PART_SEPARATOR.join(texts), parts
+
+
+def parts_text(parts: list[object]) -> str:
+    """The IR text of content parts already read by `load` (their `text` parts, joined)."""
+    texts: list[str] = []
+    for item in parts:
+        part = as_object(item)
+        if part is not None and part.get("type") == "text":
+            text = part.get("text")
+            if type(text) is str:
+                texts.append(text)
+    return PART_SEPARATOR.join(texts)
+
+
+def _instruction(state: LoadState, role: str, record: dict[str, object], path: str) -> None:
+    read = _parts_text(state, record.get("content"), path + ".content")
+    if read is None:
+        return
+    text, parts = read
+    info = split_record(record, ("role", "content"), _USER_KEYS)
+    if parts is not None:
+        info["content"] = parts
+    meta = make_meta(FORMAT, info)
+    state.instruction(role, text, path, None if meta is None else freeze_info(meta))
+
+
+def _user(state: LoadState, record: dict[str, object], path: str) -> None:
+    read = _parts_text(state, record.get("content"), path + ".content")
+    if read is None:
+        return
+    text, parts = read
+    info = split_record(record, ("role", "content"), _USER_KEYS)
+    if parts is not None:
+        info["content"] = parts
+    message = user_message(id=state.message_id(), content=text, meta=_meta(info))
+    state.add(message, path)
+
+
+def _meta(info: Info) -> dict[str, JsonInput] | None:
+    meta = make_meta(FORMAT, info)
+    return None if meta is None else _common.json_input(meta)
+
+
+def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
+    info = split_record(record, _ASSISTANT_KEYS, _ASSISTANT_KEYS)
+    blocks: list[AssistantBlock] = []
+    block_paths: list[str] = []
+    content = record.get("content")
+    if type(content) is str:
+        blocks.append(text_block(text=content))
+        block_paths.append(path + ".content")
+    elif content is not None:
+        parts = as_array(content)
+        if parts is None:
+            state.problem(
+                path + ".content", f"Expected `str`, `null` or a list of parts, got `{_common.kind(content)}`"
+            )
+            return
+        info["parts"] = True
+        for number, item in enumerate(parts):
+            part = as_object(item)
+            part_path = f"{path}.content[{number}]"
+            if part is None or type(part.get("type")) is not str:
+                state.problem(part_path, "Expected a content part with a `type`")
+                return
+            part_type = part["type"]
+            text = part.get("text")
+            if part_type == "text" and type(text) is str:
+                blocks.append(text_block(text=text, meta=_meta(split_record(part, _PART_KEYS, _PART_KEYS))))
+            else:
+                assert type(part_type) is str
+                blocks.append(opaque_block(format=FORMAT, kind=part_type or "part", data=_common.json_input(part)))
+            block_paths.append(part_path)
+    calls_value = record.get("tool_calls")
+    calls = as_array(calls_value)
+    if "tool_calls" in record and (calls is None or not calls):
+        if calls_value is not None and calls is None:
+            state.problem(path + ".tool_calls", f"Expected a list of tool calls, got `{_common.kind(calls_value)}`")
+            return
+        info["tool_calls"] = calls_value  # `null` or `[]`, written back as it was
+    message_index = len(state.messages)
+    for number, item in enumerate(calls or ()):
+        call_path = f"{path}.tool_calls[{number}]"
+        call = _call(state, message_index, item, call_path)
+        if call is None:
+            return
+        blocks.append(call)
+        block_paths.append(call_path)
+    message = assistant_message(id=state.message_id(), content=blocks, meta=_meta(info))
+    state.add(message, path, block_paths)
+
+
+def _call(state: LoadState, message_index: int, item: object, path: str) -> ToolCall | None:
+    record = as_object(item)
+    if record is None:
+        state.problem(path, f"Expected a tool call object, got `{_common.kind(item)}`")
+        return None
+    function = as_object(record.get("function"))
+    call_id, call_type = record.get("id"), record.get("type")
+    if type(call_id) is not str or not call_id:
+        state.problem(path + ".id", "Expected a non-empty `str`")
+        return None
+    if call_type != "function" or function is None:
+        state.problem(path, "Expected a function tool call (`type` `function` with a `function` object)")
+        return None
+    name, arguments = function.get("name"), function.get("arguments")
+    if type(name) is not str or not name:
+        state.problem(path + ".function.name", "Expected a non-empty `str`")
+        return None
+    if type(arguments) is not str:
+        state.problem(path + ".function.arguments", f"Expected `str`, got `{_common.kind(arguments)}`")
+        return None
+    info = split_record(record, _CALL_KEYS, _CALL_KEYS)
+    function_info = split_record(function, _FUNCTION_KEYS, _FUNCTION_KEYS)
+    if function_info:
+        info["function"] = function_info
+    parsed = _arguments(arguments)
+    if parsed is None:
+        info["arguments"] = arguments
+        state.bad_arguments(message_index, path + ".function.arguments", arguments)
+        parsed = {}
+    elif encode(parsed) != arguments.encode("utf-8", "surrogatepass"):
+        info["arguments"] = arguments
+    ir_id = state.call_id(message_index, call_id, name, path + ".id")
+    if ir_id != call_id:
+        info["id"] = call_id
+        info["as"] = ir_id
+    return tool_call(id=ir_id, name=name, arguments=_common.json_input(parsed), meta=_meta(info))
+
+
+def _arguments(text: str) -> dict[str, object] | None:
+    """The arguments object a JSON string holds, or `None` when it holds none."""
+    try:
+        value = decode_text(text)
+    except (msgspec.DecodeError, RecursionError, UnicodeError):
+        return None
+    return as_object(value)
+
+
+def _tool(state: LoadState, record: dict[str, object], path: str) -> None:
+    known = ["role", "tool_call_id", "content", "name"]
+    call_id = record.get("tool_call_id")
+    if call_id is None and "tool_call_id" not in record:
+        listed = as_array(record.get("tool_call_ids"))  # SWE-agent's trajectories
+        if listed is not None and len(listed) == 1:
+            call_id = listed[0]
+            known.append("tool_call_ids")
+    if type(call_id) is not str or not call_id:
+        state.problem(path + ".tool_call_id", "Expected a non-empty `str`")
+        return
+    read = _parts_text(state, record.get("content"), path + ".content")
+    if read is None:
+        return
+    text, parts = read
+    name = record.get("name")
+    if type(name) is not str or not name:
+        name = None
+        known.remove("name")  # an odd `name` is kept as it was, not read
+    info = split_record(record, known, _TOOL_KEYS)
+    if parts is not None:
+        info["content"] = parts
+    if "tool_call_ids" in known:
+        info["ids"] = True
+    ir_call_id, tool_name = state.result_call(len(state.messages), call_id, name, path)
+    message = tool_result_message(
+        id=state.message_id(), tool_call_id=ir_call_id, tool_name=tool_name, content=text, meta=_meta(info)
+    )
+    state.add(message, path)
+
+
+# --- dump ---------------------------------------------------------------------------------
+
+
+def _dump(conversation: Conversation) -> object:
+    restore: dict[str, str] = {}  # renamed call ID -> the ID the source had
+    records: list[object] = []
+
+    def render(message: Message) -> None:
+        if type(message) is UserMessage:
+            records.append(_dump_text_record(message.content, format_info(message.meta, FORMAT), "user"))
+        elif type(message) is AssistantMessage:
+            records.append(_dump_assistant(message, restore))
+        elif type(message) is ToolResultMessage:
+            records.append(_dump_tool(message, restore))
+
+    def instruction(entry: Instruction) -> None:
+        records.append(_dump_text_record(entry.text, format_info(entry.meta, FORMAT), entry.role))
+
+    _common.interleave(conversation, render, instruction)
+    return _common.container(conversation, FORMAT, "messages", records, {})
+
+
+def _dump_text_record(text: str, info: Info, role: str) -> dict[str, object]:
+    parts = as_array(info.get("content"))
+    content: object = parts if parts is not None and parts_text(parts) == text else text
+    usual = _USER_KEYS if role != "tool" else _TOOL_KEYS
+    return build_record(info, usual, {"role": role, "content": content})
+
+
+def _dump_assistant(message: AssistantMessage, restore: dict[str, str]) -> dict[str, object]:
+    info = format_info(message.meta, FORMAT)
+    texts: list[str] = []
+    parts: list[object] = []
+    calls: list[object] = []
+    for block in message.content:
+        if type(block) is TextBlock:
+            texts.append(block.text)
+            parts.append(
+                build_record(format_info(block.meta, FORMAT), _PART_KEYS, {"type": "text", "text": block.text})
+            )
+        elif type(block) is OpaqueBlock:
+            if block.format == FORMAT:
+                parts.append(block.data.thaw())
+        elif type(block) is ToolCall:
+            calls.append(_dump_call(block, restore))
+    values: dict[str, object] = {"role": "assistant"}
+    if info.get("parts") is True:
+        values["content"] = parts
+    elif texts:
+        values["content"] = "".join(texts)
+    elif has_key(info, "content", usual=True):
+        values["content"] = None
+    if calls:
+        values["tool_calls"] = calls
+    elif "tool_calls" in info:
+        values["tool_calls"] = info["tool_calls"]
+    return build_record(info, _ASSISTANT_KEYS, values)
+
+
+def _dump_call(call: ToolCall, restore: dict[str, str]) -> dict[str, object]:
+    info = format_info(call.meta, FORMAT)
+    call_id = call.id
+    original = info.get("id")
+    if type(original) is str and info.get("as") == call_id:
+        restore[call_id] = original
+        call_id = original
+    raw = info.get("arguments")
+    arguments = bytes(call.canonical_arguments()).decode()
+    if type(raw) is str:
+        parsed = _arguments(raw)
+        if (parsed is None and arguments == "{}") or (parsed is not None and encode(parsed).decode() == arguments):
+            arguments = raw
+    function_info = as_object(info.get("function")) or {}
+    function = build_record(function_info, _FUNCTION_KEYS, {"name": call.name, "arguments": arguments})
+    return build_record(info, _CALL_KEYS, {"id": call_id, "type": "function", "function": function})
+
+
+def _dump_tool(message: ToolResultMessage, restore: dict[str, str]) -> dict[str, object]:
+    info = format_info(message.meta, FORMAT)
+    parts = as_array(info.get("content"))
+    content: object = parts if parts is not None and parts_text(parts) == message.content else message.content
+    call_id = restore.get(message.tool_call_id, message.tool_call_id)
+    values: dict[str, object] = {"role": "tool", "content": content}
+    if info.get("ids") is True:
+        values["tool_call_ids"] = [call_id]
+    else:
+        values["tool_call_id"] = call_id
+    if has_key(info, "name", usual=False):
+        values["name"] = message.tool_name
+    return build_record(info, _TOOL_KEYS, values)
+
+
+# --- provider rules -----------------------------------------------------------------------
+
+
+def _provider_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
+    """OpenAI's rules beyond the IR's: results right after their call, and the ID length."""
+    found: list[Diagnostic] = []
+    rule = RULES[FORMAT]
+    for call in origins.calls:
+        problem = rule.problem(call.source_id)
+        if problem is not None:
+            found.append(Diagnostic("BAD_TOOL_CALL_ID_FORMAT", call.source_index, call.path + ".id", problem))
+    found.extend(_common.adjacency(conversation, origins, merge_turns=False))
+    return found
+
+
+__all__ = ["FORMAT", "check", "dump", "dumps", "load"]
