@@ -428,7 +428,7 @@ def _provider_rules(conversation: Conversation, origins: Origins) -> list[Diagno
     for call in origins.calls:
         problem = rule.problem(call.source_id)
         if problem is not None:
-            found.append(Diagnostic("BAD_TOOL_CALL_ID_FORMAT", call.source_index, call.path + ".id", problem))
+            found.append(Diagnostic("BAD_TOOL_CALL_ID_FORMAT", call.source_index, call.path, problem))
     found.extend(_common.adjacency(conversation, origins, merge_turns=True))
     found.extend(_results_first(conversation, origins))
     return found
