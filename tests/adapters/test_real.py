@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from real import anthropic_messages, ids, openai_chat_messages, real_files
 
-from message_ir import Diagnostic, repair_transcript, validate_transcript
+from message_ir import AssistantMessage, Diagnostic, ToolCall, repair_transcript, validate_transcript
 from message_ir.adapters import anthropic, convert, detect, openai_chat
 
 OPENAI = real_files("openai-chat", "*.json")
@@ -136,7 +136,11 @@ def test_an_id_too_long_for_openai_loads_and_is_reported() -> None:
     assert type(calls) is list
     calls[0]["id"] = long_id
     messages[5]["tool_call_id"] = long_id
-    assert openai_chat.load(messages).messages[3].content[0].id == long_id  # type: ignore[union-attr]
+    loaded = openai_chat.load(messages).messages[3]
+    assert type(loaded) is AssistantMessage
+    call = loaded.content[0]
+    assert type(call) is ToolCall
+    assert call.id == long_id
     assert openai_chat.check(messages) == (
         Diagnostic(
             "BAD_TOOL_CALL_ID_FORMAT",

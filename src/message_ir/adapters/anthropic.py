@@ -351,7 +351,8 @@ def _dump(conversation: Conversation) -> object:
 
 def _user_record(info: Info, blocks: list[object], parts: list[UserMessage | ToolResultMessage]) -> dict[str, object]:
     content: object = blocks
-    if info.get("string") is True and len(parts) == 1 and type(parts[0]) is UserMessage:
+    plain = info.get("string") is True or not info  # loaded as a string, or new
+    if plain and len(parts) == 1 and type(parts[0]) is UserMessage:
         content = parts[0].content
     return build_record(info, _MESSAGE_KEYS, {"role": "user", "content": content})
 
@@ -387,7 +388,8 @@ def _dump_assistant(message: AssistantMessage, restore: dict[str, str]) -> dict[
             blocks.append(_dump_call(block, restore))
     content: object = blocks
     only = message.content[0] if len(message.content) == 1 else None
-    if info.get("string") is True and type(only) is TextBlock:
+    plain = info.get("string") is True or not info  # loaded as a string, or new
+    if plain and type(only) is TextBlock and not only.meta_json:
         content = only.text
     return build_record(info, _MESSAGE_KEYS, {"role": "assistant", "content": content})
 

@@ -415,7 +415,7 @@ def _dump_tool(message: ToolResultMessage, restore: dict[str, str]) -> dict[str,
         values["tool_call_ids"] = [call_id]
     else:
         values["tool_call_id"] = call_id
-    if has_key(info, "name", usual=False):
+    if has_key(info, "name", usual=False) and "name" not in (as_object(info.get("extra")) or {}):
         values["name"] = message.tool_name
     return build_record(info, _TOOL_KEYS, values)
 
