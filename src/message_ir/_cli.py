@@ -8,10 +8,12 @@ prints a traceback for bad input.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
-from collections.abc import Iterator, Sequence
-from typing import BinaryIO, Final
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from typing import BinaryIO, Final, NamedTuple
 
 import msgspec
 
@@ -23,12 +25,27 @@ from message_ir._model import Message
 from message_ir._repair import Fix, repair_transcript
 from message_ir._schema import transcript_schema
 from message_ir._untyped import standard_streams
+from message_ir.adapters import FORMATS, Conversation, FormatError, anthropic, convert, detect, openai_chat
 
 EXIT_VALID: Final = 0
 EXIT_INVALID: Final = 1
 EXIT_USAGE: Final = 2
 _PROGRESS_BYTES: Final = 8 * 1024 * 1024  # files larger than this show progress on a terminal
 _PROGRESS_EVERY: Final = 50_000  # lines between progress updates
+
+
+class _Adapter(NamedTuple):
+    """The functions of one adapter module that the command line uses."""
+
+    load: Callable[[bytes], Conversation]
+    dumps: Callable[[Conversation], bytes]
+    check: Callable[[bytes], tuple[Diagnostic, ...]]
+
+
+_ADAPTERS: Final[dict[str, _Adapter]] = {
+    "openai_chat": _Adapter(openai_chat.load, openai_chat.dumps, openai_chat.check),
+    "anthropic": _Adapter(anthropic.load, anthropic.dumps, anthropic.check),
+}
 
 
 class _Unreadable(Exception):
@@ -45,6 +62,8 @@ class _Arguments(argparse.Namespace):
     jsonl: bool
     path: str
     output: str | None
+    source_format: str | None
+    target_format: str
 
 
 class _FileReport(msgspec.Struct, frozen=True):
@@ -67,6 +86,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _validate(parser, arguments)
         if arguments.command == "repair":
             return _repair(arguments)
+        if arguments.command == "convert":
+            return _convert(arguments)
+        if arguments.command == "formats":
+            for name, description in FORMATS.items():
+                print(f"{_cli_name(name):<14}{description}")
+            return EXIT_VALID
         if arguments.command == "examples":
             for name in example_names():
                 print(name)
@@ -90,7 +115,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="message-ir", description="Check and repair agent transcripts (JSON or JSON Lines)."
+        prog="message-ir",
+        description="Check, repair and convert agent transcripts (JSON or JSON Lines, and provider formats).",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -105,6 +131,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     validate.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     validate.add_argument("--jsonl", action="store_true", help="read every input as JSON Lines")
+    validate.add_argument(
+        "--from",
+        dest="source_format",
+        type=_format_argument,
+        metavar="FORMAT",
+        help="the inputs' format (see `message-ir formats`; default: detected, else the IR's own)",
+    )
 
     repair = commands.add_parser(
         "repair",
@@ -114,10 +147,55 @@ def _parser() -> argparse.ArgumentParser:
     repair.add_argument("path", metavar="IN", help="a transcript file, or - for standard input")
     repair.add_argument("-o", "--output", metavar="OUT", help="where to write (default: standard output)")
     repair.add_argument("--jsonl", action="store_true", help="read and write JSON Lines")
+    repair.add_argument(
+        "--from",
+        dest="source_format",
+        type=_format_argument,
+        metavar="FORMAT",
+        help="the input's format, written back the same (default: detected, else the IR's own)",
+    )
+
+    conversion = commands.add_parser(
+        "convert",
+        help="convert a transcript to another format",
+        description="Convert a transcript; every change the conversion makes is a note on standard error.",
+    )
+    conversion.add_argument("path", metavar="IN", help="a transcript file, or - for standard input")
+    conversion.add_argument("-o", "--output", metavar="OUT", help="where to write (default: standard output)")
+    conversion.add_argument(
+        "--from",
+        dest="source_format",
+        type=_format_argument,
+        metavar="FORMAT",
+        help="the input's format (default: detected)",
+    )
+    conversion.add_argument(
+        "--to", dest="target_format", type=_format_argument, metavar="FORMAT", required=True, help="the output's format"
+    )
+    commands.add_parser("formats", help="list the formats --from and --to take")
 
     commands.add_parser("examples", help="list the shipped example transcripts")
     commands.add_parser("schema", help="print the JSON Schema of the wire format")
     return parser
+
+
+def _cli_name(name: str) -> str:
+    return name.replace("_", "-")
+
+
+def _format_argument(text: str) -> str:
+    name = text.replace("-", "_")
+    if name not in FORMATS:
+        choices = ", ".join(_cli_name(known) for known in FORMATS)
+        raise argparse.ArgumentTypeError(f"unknown format {text!r} (choose from {choices})")
+    return name
+
+
+def _source_format(data: bytes, given: str | None, jsonl: bool) -> str | None:
+    """The adapter format of `data`: the one given, else the detected one (never for JSON Lines)."""
+    if given is not None:
+        return given
+    return None if jsonl else detect(data)
 
 
 def _is_jsonl(name: str, forced: bool) -> bool:
@@ -136,7 +214,7 @@ def _validate(parser: argparse.ArgumentParser, arguments: _Arguments) -> int:
             raise _Unreadable(f"no example named {name!r}; `message-ir examples` lists them") from None
         results.append((full_name, _check_bytes(read_example(full_name), _is_jsonl(full_name, arguments.jsonl))))
     for path in paths:
-        results.append((path, _check_path(path, _is_jsonl(path, arguments.jsonl))))
+        results.append((path, _check_path(path, _is_jsonl(path, arguments.jsonl), arguments.source_format)))
     if arguments.format == "json":
         report = [_FileReport(name, not found, found) for name, found in results]
         print(msgspec.json.format(msgspec.json.encode(report).decode(), indent=2))
@@ -154,7 +232,10 @@ def _diagnostic_line(name: str, diagnostic: Diagnostic) -> str:
     return f"{name}:{index}: {diagnostic.code} {diagnostic.message} (at {diagnostic.path})"
 
 
-def _check_bytes(data: bytes, jsonl: bool) -> tuple[Diagnostic, ...]:
+def _check_bytes(data: bytes, jsonl: bool, source_format: str | None = None) -> tuple[Diagnostic, ...]:
+    adapter = _source_format(data, source_format, jsonl)
+    if adapter is not None:
+        return _ADAPTERS[adapter].check(data)
     try:
         if jsonl:
             decode_jsonl(data)
@@ -165,17 +246,17 @@ def _check_bytes(data: bytes, jsonl: bool) -> tuple[Diagnostic, ...]:
     return ()
 
 
-def _check_path(path: str, jsonl: bool) -> tuple[Diagnostic, ...]:
+def _check_path(path: str, jsonl: bool, source_format: str | None) -> tuple[Diagnostic, ...]:
     if path == "-":
-        return _check_bytes(STDIN.read(), jsonl)
+        return _check_bytes(STDIN.read(), jsonl, source_format)
     try:
         with open(path, "rb") as stream:
             size = os.fstat(stream.fileno()).st_size
             progress = STDERR.isatty() and size > _PROGRESS_BYTES
-            if not jsonl:
+            if not jsonl or source_format is not None:
                 if progress:
                     print(f"message-ir: checking {path} ({size / 1e6:.0f} MB)...", file=STDERR)
-                return _check_bytes(stream.read(), jsonl=False)
+                return _check_bytes(stream.read(), jsonl, source_format)
             reader = JsonlReader(keep=False)
             for line in _lines(stream, path, progress):
                 reader.line(line)
@@ -209,6 +290,9 @@ def _repair(arguments: _Arguments) -> int:
     path, output = arguments.path, arguments.output
     jsonl = _is_jsonl(path, arguments.jsonl)
     data = _read(path)
+    adapter = _source_format(data, arguments.source_format, jsonl)
+    if adapter is not None:
+        return _repair_format(path, output, data, adapter)
     try:
         messages = _decode_shape_only(data, jsonl)
         repaired = repair_transcript(messages)
@@ -226,6 +310,47 @@ def _repair(arguments: _Arguments) -> int:
     return EXIT_INVALID if unrepaired else EXIT_VALID
 
 
+def _repair_format(path: str, output: str | None, data: bytes, adapter: str) -> int:
+    """Repair a transcript of an adapter's format and write it back in that format."""
+    module = _ADAPTERS[adapter]
+    try:
+        conversation = module.load(data)
+    except FormatError as error:
+        for diagnostic in error.diagnostics:
+            print(_diagnostic_line(path, diagnostic), file=STDERR)
+        print(f"message-ir: {path}: not repaired: not {_cli_name(adapter)} data", file=STDERR)
+        return EXIT_INVALID
+    repaired = repair_transcript(conversation.messages)
+    for fix in repaired.fixes:
+        print(_fix_line(path, fix), file=STDERR)
+    written = module.dumps(conversation.replace(messages=repaired.messages))
+    _write(output, written + b"\n")
+    unrepaired = any(fix.action == "unrepaired" for fix in repaired.fixes)
+    return EXIT_INVALID if unrepaired else EXIT_VALID
+
+
+def _convert(arguments: _Arguments) -> int:
+    path, target = arguments.path, arguments.target_format
+    data = _read(path)
+    source = _source_format(data, arguments.source_format, jsonl=False)
+    if source is None:
+        raise _Unreadable(f"{path}: cannot tell its format; name it with --from")
+    try:
+        conversation = _ADAPTERS[source].load(data)
+    except FormatError as error:
+        for diagnostic in error.diagnostics:
+            print(_diagnostic_line(path, diagnostic), file=STDERR)
+        print(f"message-ir: {path}: not converted: not {_cli_name(source)} data", file=STDERR)
+        return EXIT_INVALID
+    converted = convert(conversation, to=target)
+    for note in converted.notes:
+        index = "-" if note.message_index is None else str(note.message_index)
+        print(f"{path}:{index}: {note.code} {note.message} (at {note.path})", file=STDERR)
+    written = _ADAPTERS[target].dumps(converted)
+    _write(arguments.output, written + b"\n")
+    return EXIT_VALID
+
+
 def _fix_line(name: str, fix: Fix) -> str:
     return f"{name}:{fix.message_index}: {fix.code} {fix.action}: {fix.message}"
 
@@ -241,8 +366,21 @@ def _write(output: str | None, data: bytes) -> None:
         STDOUT.buffer.write(data)
         STDOUT.buffer.flush()
         return
+    # A temporary file beside the target, flushed to disk, then renamed over it: a failed
+    # write (disk full, a file size limit) leaves the target as it was, even when it is IN.
+    folder = os.path.dirname(os.path.abspath(output))
+    temporary: str | None = None
     try:
-        with open(output, "wb") as target:
+        descriptor, temporary = tempfile.mkstemp(prefix=".message-ir-", suffix=".tmp", dir=folder)
+        with os.fdopen(descriptor, "wb") as target:
             target.write(data)
+            target.flush()
+            os.fsync(target.fileno())
+        os.replace(temporary, output)
+        temporary = None
     except OSError as error:
         raise _Unreadable(f"cannot write {output}: {error.strerror or error}") from None
+    finally:
+        if temporary is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)

@@ -1,0 +1,77 @@
+"""The command line on provider formats: validate --from, repair --from, convert, formats."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from real import openai_chat_messages, real_files
+
+TAU = "tau-bench_gpt-4o-airline_rec006.json"
+
+
+def run(*arguments: str) -> subprocess.CompletedProcess[str]:
+    completed = subprocess.run(
+        [sys.executable, "-m", "message_ir", *arguments], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert "Traceback" not in completed.stderr
+    return completed
+
+
+def tau_file(folder: Path, *, drop_result: bool) -> Path:
+    messages = openai_chat_messages(real_files("openai-chat", TAU)[0])
+    if drop_result:
+        del messages[5]
+    path = folder / ("broken.json" if drop_result else "tau.json")
+    path.write_text(json.dumps(messages))
+    return path
+
+
+def test_formats_lists_every_format_by_its_command_line_name() -> None:
+    completed = run("formats")
+    assert completed.returncode == 0
+    assert [line.split()[0] for line in completed.stdout.splitlines()] == ["openai-chat", "anthropic"]
+
+
+def test_validate_detects_the_format_and_reports_in_source_terms(tmp_path: Path) -> None:
+    assert run("validate", str(tau_file(tmp_path, drop_result=False))).stdout.endswith("tau.json: valid\n")
+    broken = tau_file(tmp_path, drop_result=True)
+    completed = run("validate", "--from", "openai-chat", str(broken))
+    assert completed.returncode == 1
+    assert completed.stdout == (
+        f"{broken}:4: MISSING_TOOL_RESULT Tool call 'call_ztbxGlsMpczBygT2okQo2s7W' has no result after it"
+        " (at $[4].tool_calls[0])\n"
+    )
+
+
+def test_repair_writes_the_same_format_back_over_the_input(tmp_path: Path) -> None:
+    broken = tau_file(tmp_path, drop_result=True)
+    before = json.loads(broken.read_text())
+    completed = run("repair", "--from", "openai-chat", str(broken), "-o", str(broken))
+    assert completed.returncode == 0
+    assert "MISSING_TOOL_RESULT inserted_result" in completed.stderr
+    after = json.loads(broken.read_text())
+    assert after[:5] == before[:5]
+    assert after[6:] == before[5:]
+    assert after[5]["role"] == "tool"
+    assert run("validate", str(broken)).returncode == 0
+    assert list(tmp_path.iterdir()) == [broken]  # no temporary file left behind
+
+
+def test_convert_writes_the_target_format_with_notes_on_stderr(tmp_path: Path) -> None:
+    source = tau_file(tmp_path, drop_result=False)
+    target = tmp_path / "anthropic.json"
+    completed = run("convert", "--to", "anthropic", str(source), "-o", str(target))
+    assert completed.returncode == 0
+    assert "DROPPED_META" in completed.stderr
+    body = json.loads(target.read_text())
+    assert list(body) == ["system", "messages"]
+    assert run("validate", "--from", "anthropic", str(target)).returncode == 0
+
+
+def test_an_unknown_format_is_a_usage_error() -> None:
+    completed = run("validate", "--from", "bogus", "x.json")
+    assert completed.returncode == 2
+    assert "unknown format 'bogus' (choose from openai-chat, anthropic)" in completed.stderr
