@@ -28,6 +28,7 @@ from message_ir import (
     JsonValue,
     Message,
     MessageJson,
+    OpaqueBlock,
     Repair,
     TextBlock,
     TextBlockInput,
@@ -124,6 +125,9 @@ def block_name(block: AssistantBlock) -> str:
     """Narrowing a block by `isinstance` and by `type`."""
     if isinstance(block, ToolCall):
         return block.name
+    if block.type == "opaque":
+        assert_type(block, OpaqueBlock)
+        return block.kind
     assert_type(block, TextBlock)
     assert_type(block.type, Literal["text"])
     return block.text
