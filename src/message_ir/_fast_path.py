@@ -156,7 +156,9 @@ def transcript_is_valid(value: object, *, check_linkage: bool = True) -> bool:
             if type(role) is not str or not _identifier(message.get("id")):
                 return False
             if role == "user":
-                if not _text(message.get("content")) or not _keys_fit(message, _USER_KEYS):
+                if not _text(message.get("content")) or (
+                    len(message) != _USER_KEYS and not _keys_fit(message, _USER_KEYS)
+                ):
                     return False
             elif role == "assistant":
                 if not _json_blocks(message.get("content"), pending, seen, check_linkage) or not _keys_fit(
@@ -167,7 +169,7 @@ def transcript_is_valid(value: object, *, check_linkage: bool = True) -> bool:
                 call_id = message.get("toolCallId")
                 tool_name = message.get("toolName")
                 if (
-                    not _keys_fit(message, _RESULT_KEYS)
+                    (len(message) != _RESULT_KEYS and not _keys_fit(message, _RESULT_KEYS))
                     or not _identifier(call_id)
                     or not _identifier(tool_name)
                     or not _text(message.get("content"))
@@ -228,7 +230,7 @@ def _json_blocks(content: object, pending: dict[str, str], seen: set[str], check
         if type(block_type) is not str:
             return False
         if block_type == "text":
-            if not _text(block.get("text")) or not _keys_fit(block, _TEXT_KEYS):
+            if not _text(block.get("text")) or (len(block) != _TEXT_KEYS and not _keys_fit(block, _TEXT_KEYS)):
                 return False
             continue
         if block_type == "opaque":
@@ -236,11 +238,11 @@ def _json_blocks(content: object, pending: dict[str, str], seen: set[str], check
                 not _identifier(block.get("format"))
                 or not _identifier(block.get("kind"))
                 or not _json_object(block.get("data"))
-                or not _keys_fit(block, _OPAQUE_KEYS)
+                or (len(block) != _OPAQUE_KEYS and not _keys_fit(block, _OPAQUE_KEYS))
             ):
                 return False
             continue
-        if block_type != "toolCall" or not _keys_fit(block, _CALL_KEYS):
+        if block_type != "toolCall" or (len(block) != _CALL_KEYS and not _keys_fit(block, _CALL_KEYS)):
             return False
         call_id, name, arguments = block.get("id"), block.get("name"), block.get("arguments")
         if type(call_id) is not str or type(name) is not str:
