@@ -15,11 +15,12 @@ from message_ir import (
     ToolResultMessage,
     UserMessage,
     frozen_json_object,
+    is_json_value,
     validate_transcript,
 )
 from message_ir.adapters._conversation import Conversation, FormatError, Instruction, Note
 from message_ir.adapters._json import Unparsable, as_array, as_object, as_sequence, parse
-from message_ir.adapters._records import Info, build_record, format_info, split_record
+from message_ir.adapters._records import Info, build_record, frozen_info, split_record
 
 PLACEHOLDER_TOOL_NAME: Final = "unknown_tool"
 """The IR tool name of a result whose format gives none and whose call is nowhere."""
@@ -106,6 +107,8 @@ class LoadState:
         self.call_ids: set[str] = set()  # every IR call ID given so far
         self.source_ids: set[str] = set()  # every source call ID seen
         self.collided = False
+        self.renames: dict[str, int] = {}  # source call ID -> the last number its renames used
+        self.trusted = True  # values parsed by msgspec here; a caller's parsed value is checked record by record
         self.container_meta: FrozenJsonObject | None = None
         self.body: dict[str, object] | None = None  # a request body's fields, when it was one
         self._pending: list[tuple[str, str, str, FrozenJsonObject | None]] = []
@@ -116,6 +119,15 @@ class LoadState:
 
     def problem(self, path: str, message: str) -> None:
         self.problems.append(Diagnostic("BAD_FORMAT", self.index, path, message))
+
+    def json_ok(self, value: object, path: str) -> bool:
+        """Whether a record may be read: always for parsed text; for a caller's parsed value,
+        when it follows the IR's JSON rule (exact builtins, finite numbers, UTF-8 strings,
+        at most `MAX_DEPTH` levels), which `load` then needs to check nowhere else."""
+        if self.trusted or is_json_value(value):
+            return True
+        self.problem(path, "Not a JSON value by the IR's rule (exact builtins, finite numbers, UTF-8, depth)")
+        return False
 
     def message_id(self, part: int = 0) -> str:
         """The made-up ID of the IR message `part` of the current source record."""
@@ -143,9 +155,10 @@ class LoadState:
         """The IR ID of a call: its own, or a new one when the ID was used before."""
         ir_id = source_id
         if source_id in self.source_ids or source_id in self.call_ids:
-            number = 2
+            number = self.renames.get(source_id, 1) + 1
             while f"{source_id}~{number}" in self.call_ids or f"{source_id}~{number}" in self.avoid:
                 number += 1
+            self.renames[source_id] = number
             ir_id = f"{source_id}~{number}"
             self.notes.append(
                 Note(
@@ -253,7 +266,7 @@ def container(
     conversation: Conversation, format: str, key: str, records: list[object], others: dict[str, object]
 ) -> object:
     """The dumped form: the bare list if it was loaded as one, else a request body."""
-    info: Info = format_info(conversation.meta, format) if conversation.format == format else {}
+    info: Info = frozen_info(conversation.meta, format) if conversation.format == format else {}
     if info.get("form") == "list" and not others:
         return records
     values: dict[str, object] = {**others, key: records}

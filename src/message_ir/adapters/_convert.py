@@ -96,7 +96,7 @@ def _rewritten_ids(messages: list[Message], to: str, notes: list[Note]) -> list[
             for block in message.content:
                 if type(block) is ToolCall:
                     call_ids.append(block.id)
-                    original = package_info(block.meta).get("original_id")
+                    original = package_info(block.meta_json).get("original_id")
                     if type(original) is str:
                         preferred[block.id] = original
     new_ids = rewrite_ids(call_ids, rule, preferred)

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+import msgspec
+
 from message_ir import FrozenJsonObject, JsonData, JsonValue
-from message_ir.adapters._json import as_array, as_object
+from message_ir.adapters._json import as_array, as_object, decode_raw
 
 Info = dict[str, object]
 """What one format keeps of one record (the value under its key in `meta`)."""
@@ -21,12 +23,17 @@ PACKAGE_KEY = "message_ir"
 """The `meta` key of the package's own, which survives conversion (original call IDs)."""
 
 
-def split_record(record: dict[str, object], known: Collection[str], usual: Sequence[str]) -> Info:
-    """The `keys` (when not the usual order) and `extra` (unknown fields) of a source record."""
+def split_record(record: dict[str, object], known: Collection[str], usual: tuple[str, ...]) -> Info:
+    """The `keys` (when not the usual order) and `extra` (unknown fields) of a source record.
+
+    The `usual` keys must all be `known`.
+    """
     info: Info = {}
-    keys = list(record)
-    if keys != [key for key in usual if key in record]:
-        info["keys"] = keys
+    keys = tuple(record)
+    if keys == usual:  # the common case: the usual keys in the usual order, all of them known
+        return info
+    if keys != tuple(key for key in usual if key in record):
+        info["keys"] = list(keys)
     extra = {key: value for key, value in record.items() if key not in known}
     if extra:
         info["extra"] = extra
@@ -75,8 +82,17 @@ def thawed(value: JsonValue) -> JsonData:
     return value
 
 
-def format_info(meta: FrozenJsonObject | None, format: str) -> Info:
-    """What `format` kept in a `meta` (empty when nothing), as plain data."""
+def format_info(meta_json: msgspec.Raw, format: str) -> Info:
+    """What `format` kept in a struct's `meta` text (empty when nothing), as plain data."""
+    if not meta_json:
+        return {}
+    meta = as_object(decode_raw(meta_json))
+    entry = None if meta is None else as_object(meta.get(format))
+    return {} if entry is None else entry
+
+
+def frozen_info(meta: FrozenJsonObject | None, format: str) -> Info:
+    """What `format` kept in a frozen `meta` (an instruction's, a conversation's)."""
     if meta is None:
         return {}
     entry = meta.get(format)
@@ -85,9 +101,9 @@ def format_info(meta: FrozenJsonObject | None, format: str) -> Info:
     return dict(entry.thaw())
 
 
-def package_info(meta: FrozenJsonObject | None) -> Info:
+def package_info(meta_json: msgspec.Raw) -> Info:
     """What the package itself kept in a `meta` (the original of a rewritten call ID)."""
-    return format_info(meta, PACKAGE_KEY)
+    return format_info(meta_json, PACKAGE_KEY)
 
 
 def make_meta(format: str, info: Info, package: Info | None = None) -> dict[str, object] | None:

@@ -22,26 +22,22 @@ from __future__ import annotations
 
 from typing import Final
 
+import msgspec
+
 from message_ir import (
     AssistantBlock,
     AssistantMessage,
     ConstructionError,
     Diagnostic,
-    JsonInput,
     Message,
     OpaqueBlock,
     TextBlock,
     ToolCall,
     ToolResultMessage,
     UserMessage,
-    assistant_message,
-    opaque_block,
-    text_block,
-    tool_call,
-    tool_result_message,
-    user_message,
 )
 from message_ir.adapters import _common
+from message_ir.adapters._build import meta_raw, object_raw
 from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._ids import RULES
@@ -50,6 +46,7 @@ from message_ir.adapters._records import (
     Info,
     build_record,
     format_info,
+    frozen_info,
     has_key,
     make_meta,
     source_path,
@@ -97,22 +94,26 @@ def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
 
 
 def _load(source: object) -> tuple[Conversation, Origins]:
+    trusted = type(source) is bytes or type(source) is str
     if type(source) is bytes or type(source) is str:
         source = _common.parsed(FORMAT, source)
-    state = _read(source, frozenset())
-    if state.collided:
-        state = _read(source, frozenset(state.source_ids))
+    state = _read(source, frozenset(), trusted)
+    if state.collided:  # a renamed ID met one the source uses later: rename around all of them
+        state = _read(source, frozenset(state.source_ids), trusted)
     return state.finish(state.container_meta)
 
 
-def _read(source: object, avoid: frozenset[str]) -> LoadState:
+def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
     state = LoadState(FORMAT, avoid)
+    state.trusted = trusted
     records, prefix = _common.message_list(state, source, "messages", ("system",))
-    if state.body is not None and "system" in state.body:
+    if state.body is not None and "system" in state.body and state.json_ok(state.body["system"], "$.system"):
         _system(state, state.body["system"])
     for index, item in enumerate(records):
         state.at(index)
         path = source_path(prefix, index)
+        if not state.json_ok(item, path):
+            continue
         record = as_object(item)
         if record is None:
             state.problem(path, f"Expected a message object, got `{_common.kind(item)}`")
@@ -131,9 +132,8 @@ def _read(source: object, avoid: frozenset[str]) -> LoadState:
     return state
 
 
-def _meta(info: Info) -> dict[str, JsonInput] | None:
-    meta = make_meta(FORMAT, info)
-    return None if meta is None else _common.json_input(meta)
+def _meta(info: Info) -> msgspec.Raw:
+    return meta_raw(FORMAT, info)
 
 
 def _blocks(state: LoadState, content: object, path: str) -> list[dict[str, object]] | None:
@@ -183,7 +183,7 @@ def _user(state: LoadState, record: dict[str, object], path: str) -> None:
     content = record.get("content")
     if type(content) is str:
         info["string"] = True
-        state.add(user_message(id=state.message_id(), content=content, meta=_meta(info)), path)
+        state.add(UserMessage(id=state.message_id(), content=content, meta_json=_meta(info)), path)
         return
     blocks = _blocks(state, content, path + ".content")
     if blocks is None:
@@ -197,7 +197,7 @@ def _user(state: LoadState, record: dict[str, object], path: str) -> None:
         if not run:
             return
         run_info: Info = {**info, "blocks": run}
-        message = user_message(id=state.message_id(part), content=blocks_text(run), meta=_meta(run_info))
+        message = UserMessage(id=state.message_id(part), content=blocks_text(run), meta_json=_meta(run_info))
         state.add(message, f"{path}.content[{run_start}]")
         part, run, info = part + 1, [], {}
 
@@ -217,7 +217,7 @@ def _user(state: LoadState, record: dict[str, object], path: str) -> None:
     flush()
     if part == 0:  # an empty list of blocks: one empty user message keeps its place
         info["blocks"] = []
-        state.add(user_message(id=state.message_id(), content="", meta=_meta(info)), path + ".content")
+        state.add(UserMessage(id=state.message_id(), content="", meta_json=_meta(info)), path + ".content")
 
 
 def _result(state: LoadState, block: dict[str, object], path: str, info: Info, part: int) -> ToolResultMessage | None:
@@ -243,13 +243,13 @@ def _result(state: LoadState, block: dict[str, object], path: str, info: Info, p
         return None
     ir_call_id, name = state.result_call(len(state.messages), call_id, None, path)
     meta_info: Info = {**info, "block": block_info}
-    return tool_result_message(
+    return ToolResultMessage(
         id=state.message_id(part),
         tool_call_id=ir_call_id,
         tool_name=name,
         content=text,
         is_error=is_error,
-        meta=_meta(meta_info),
+        meta_json=_meta(meta_info),
     )
 
 
@@ -261,7 +261,7 @@ def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
     message_index = len(state.messages)
     if type(content) is str:
         info["string"] = True
-        ir_blocks.append(text_block(text=content))
+        ir_blocks.append(TextBlock(text=content))
         block_paths.append(path + ".content")
     else:
         blocks = _blocks(state, content, path + ".content")
@@ -273,7 +273,7 @@ def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
             if block_type == "text":
                 text = block["text"]
                 assert type(text) is str  # checked by _blocks
-                ir_blocks.append(text_block(text=text, meta=_meta(split_record(block, _TEXT_KEYS, _TEXT_KEYS))))
+                ir_blocks.append(TextBlock(text=text, meta_json=_meta(split_record(block, _TEXT_KEYS, _TEXT_KEYS))))
             elif block_type == "tool_use":
                 call = _call(state, message_index, block, block_path)
                 if call is None:
@@ -281,9 +281,9 @@ def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
                 ir_blocks.append(call)
             else:
                 assert type(block_type) is str
-                ir_blocks.append(opaque_block(format=FORMAT, kind=block_type, data=_common.json_input(block)))
+                ir_blocks.append(OpaqueBlock(format=FORMAT, kind=block_type, data_json=object_raw(block)))
             block_paths.append(block_path)
-    message = assistant_message(id=state.message_id(), content=ir_blocks, meta=_meta(info))
+    message = AssistantMessage(id=state.message_id(), content=tuple(ir_blocks), meta_json=_meta(info))
     state.add(message, path, block_paths)
 
 
@@ -305,7 +305,7 @@ def _call(state: LoadState, message_index: int, block: dict[str, object], path: 
     if ir_id != call_id:
         info["id"] = call_id
         info["as"] = ir_id
-    return tool_call(id=ir_id, name=name, arguments=_common.json_input(parsed), meta=_meta(info))
+    return ToolCall(id=ir_id, name=name, arguments_json=object_raw(parsed), meta_json=_meta(info))
 
 
 # --- dump ---------------------------------------------------------------------------------
@@ -328,7 +328,7 @@ def _dump(conversation: Conversation) -> object:
             records.append(_dump_assistant(message, restore))
             continue
         assert type(message) is UserMessage or type(message) is ToolResultMessage
-        info = format_info(message.meta, FORMAT)
+        info = format_info(message.meta_json, FORMAT)
         if info.get("first") is True or open_record is None:
             close()
             open_record = (info, [], [])
@@ -374,12 +374,12 @@ def _dump_result(message: ToolResultMessage, info: Info, restore: dict[str, str]
 
 
 def _dump_assistant(message: AssistantMessage, restore: dict[str, str]) -> dict[str, object]:
-    info = format_info(message.meta, FORMAT)
+    info = format_info(message.meta_json, FORMAT)
     blocks: list[object] = []
     for block in message.content:
         if type(block) is TextBlock:
             blocks.append(
-                build_record(format_info(block.meta, FORMAT), _TEXT_KEYS, {"type": "text", "text": block.text})
+                build_record(format_info(block.meta_json, FORMAT), _TEXT_KEYS, {"type": "text", "text": block.text})
             )
         elif type(block) is OpaqueBlock:
             if block.format == FORMAT:
@@ -395,7 +395,7 @@ def _dump_assistant(message: AssistantMessage, restore: dict[str, str]) -> dict[
 
 
 def _dump_call(call: ToolCall, restore: dict[str, str]) -> dict[str, object]:
-    info = format_info(call.meta, FORMAT)
+    info = format_info(call.meta_json, FORMAT)
     call_id = call.id
     original = info.get("id")
     if type(original) is str and info.get("as") == call_id:
@@ -413,7 +413,7 @@ def _dump_system(conversation: Conversation) -> object:
         return None
     if len(conversation.instructions) == 1:
         entry = conversation.instructions[0]
-        blocks = as_array(format_info(entry.meta, FORMAT).get("content"))
+        blocks = as_array(frozen_info(entry.meta, FORMAT).get("content"))
         if blocks is not None and blocks_text(blocks) == entry.text:
             return blocks
         return entry.text

@@ -28,21 +28,15 @@ from message_ir import (
     AssistantMessage,
     ConstructionError,
     Diagnostic,
-    JsonInput,
     Message,
     OpaqueBlock,
     TextBlock,
     ToolCall,
     ToolResultMessage,
     UserMessage,
-    assistant_message,
-    opaque_block,
-    text_block,
-    tool_call,
-    tool_result_message,
-    user_message,
 )
 from message_ir.adapters import _common
+from message_ir.adapters._build import meta_raw, object_raw
 from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation, Instruction
 from message_ir.adapters._ids import RULES
@@ -51,6 +45,7 @@ from message_ir.adapters._records import (
     Info,
     build_record,
     format_info,
+    frozen_info,
     has_key,
     make_meta,
     source_path,
@@ -100,20 +95,24 @@ def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
 
 
 def _load(source: object) -> tuple[Conversation, Origins]:
+    trusted = type(source) is bytes or type(source) is str
     if type(source) is bytes or type(source) is str:
         source = _common.parsed(FORMAT, source)
-    state = _read(source, frozenset())
+    state = _read(source, frozenset(), trusted)
     if state.collided:  # a renamed ID met one the source uses later: rename around all of them
-        state = _read(source, frozenset(state.source_ids))
+        state = _read(source, frozenset(state.source_ids), trusted)
     return state.finish(state.container_meta)
 
 
-def _read(source: object, avoid: frozenset[str]) -> LoadState:
+def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
     state = LoadState(FORMAT, avoid)
+    state.trusted = trusted
     records, prefix = _common.message_list(state, source, "messages")
     for index, item in enumerate(records):
         state.at(index)
         path = source_path(prefix, index)
+        if not state.json_ok(item, path):
+            continue
         record = as_object(item)
         if record is None:
             state.problem(path, f"Expected a message object, got `{_common.kind(item)}`")
@@ -192,13 +191,12 @@ def _user(state: LoadState, record: dict[str, object], path: str) -> None:
     info = split_record(record, ("role", "content"), _USER_KEYS)
     if parts is not None:
         info["content"] = parts
-    message = user_message(id=state.message_id(), content=text, meta=_meta(info))
+    message = UserMessage(id=state.message_id(), content=text, meta_json=_meta(info))
     state.add(message, path)
 
 
-def _meta(info: Info) -> dict[str, JsonInput] | None:
-    meta = make_meta(FORMAT, info)
-    return None if meta is None else _common.json_input(meta)
+def _meta(info: Info) -> msgspec.Raw:
+    return meta_raw(FORMAT, info)
 
 
 def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
@@ -207,7 +205,7 @@ def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
     block_paths: list[str] = []
     content = record.get("content")
     if type(content) is str:
-        blocks.append(text_block(text=content))
+        blocks.append(TextBlock(text=content))
         block_paths.append(path + ".content")
     elif content is not None:
         parts = as_array(content)
@@ -226,10 +224,10 @@ def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
             part_type = part["type"]
             text = part.get("text")
             if part_type == "text" and type(text) is str:
-                blocks.append(text_block(text=text, meta=_meta(split_record(part, _PART_KEYS, _PART_KEYS))))
+                blocks.append(TextBlock(text=text, meta_json=_meta(split_record(part, _PART_KEYS, _PART_KEYS))))
             else:
                 assert type(part_type) is str
-                blocks.append(opaque_block(format=FORMAT, kind=part_type or "part", data=_common.json_input(part)))
+                blocks.append(OpaqueBlock(format=FORMAT, kind=part_type or "part", data_json=object_raw(part)))
             block_paths.append(part_path)
     calls_value = record.get("tool_calls")
     calls = as_array(calls_value)
@@ -246,7 +244,7 @@ def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
             return
         blocks.append(call)
         block_paths.append(call_path)
-    message = assistant_message(id=state.message_id(), content=blocks, meta=_meta(info))
+    message = AssistantMessage(id=state.message_id(), content=tuple(blocks), meta_json=_meta(info))
     state.add(message, path, block_paths)
 
 
@@ -275,17 +273,20 @@ def _call(state: LoadState, message_index: int, item: object, path: str) -> Tool
     if function_info:
         info["function"] = function_info
     parsed = _arguments(arguments)
+    text = b"{}"
     if parsed is None:
         info["arguments"] = arguments
         state.bad_arguments(message_index, path + ".function.arguments", arguments)
         parsed = {}
-    elif encode(parsed) != arguments.encode("utf-8", "surrogatepass"):
-        info["arguments"] = arguments
+    else:
+        text = encode(parsed)
+        if text != arguments.encode("utf-8", "surrogatepass"):
+            info["arguments"] = arguments
     ir_id = state.call_id(message_index, call_id, name, path + ".id")
     if ir_id != call_id:
         info["id"] = call_id
         info["as"] = ir_id
-    return tool_call(id=ir_id, name=name, arguments=_common.json_input(parsed), meta=_meta(info))
+    return ToolCall(id=ir_id, name=name, arguments_json=object_raw(parsed, text), meta_json=_meta(info))
 
 
 def _arguments(text: str) -> dict[str, object] | None:
@@ -322,8 +323,13 @@ def _tool(state: LoadState, record: dict[str, object], path: str) -> None:
     if "tool_call_ids" in known:
         info["ids"] = True
     ir_call_id, tool_name = state.result_call(len(state.messages), call_id, name, path)
-    message = tool_result_message(
-        id=state.message_id(), tool_call_id=ir_call_id, tool_name=tool_name, content=text, meta=_meta(info)
+    message = ToolResultMessage(
+        id=state.message_id(),
+        tool_call_id=ir_call_id,
+        tool_name=tool_name,
+        content=text,
+        is_error=False,
+        meta_json=_meta(info),
     )
     state.add(message, path)
 
@@ -337,14 +343,14 @@ def _dump(conversation: Conversation) -> object:
 
     def render(message: Message) -> None:
         if type(message) is UserMessage:
-            records.append(_dump_text_record(message.content, format_info(message.meta, FORMAT), "user"))
+            records.append(_dump_text_record(message.content, format_info(message.meta_json, FORMAT), "user"))
         elif type(message) is AssistantMessage:
             records.append(_dump_assistant(message, restore))
         elif type(message) is ToolResultMessage:
             records.append(_dump_tool(message, restore))
 
     def instruction(entry: Instruction) -> None:
-        records.append(_dump_text_record(entry.text, format_info(entry.meta, FORMAT), entry.role))
+        records.append(_dump_text_record(entry.text, frozen_info(entry.meta, FORMAT), entry.role))
 
     _common.interleave(conversation, render, instruction)
     return _common.container(conversation, FORMAT, "messages", records, {})
@@ -358,7 +364,7 @@ def _dump_text_record(text: str, info: Info, role: str) -> dict[str, object]:
 
 
 def _dump_assistant(message: AssistantMessage, restore: dict[str, str]) -> dict[str, object]:
-    info = format_info(message.meta, FORMAT)
+    info = format_info(message.meta_json, FORMAT)
     texts: list[str] = []
     parts: list[object] = []
     calls: list[object] = []
@@ -366,7 +372,7 @@ def _dump_assistant(message: AssistantMessage, restore: dict[str, str]) -> dict[
         if type(block) is TextBlock:
             texts.append(block.text)
             parts.append(
-                build_record(format_info(block.meta, FORMAT), _PART_KEYS, {"type": "text", "text": block.text})
+                build_record(format_info(block.meta_json, FORMAT), _PART_KEYS, {"type": "text", "text": block.text})
             )
         elif type(block) is OpaqueBlock:
             if block.format == FORMAT:
@@ -388,17 +394,18 @@ def _dump_assistant(message: AssistantMessage, restore: dict[str, str]) -> dict[
 
 
 def _dump_call(call: ToolCall, restore: dict[str, str]) -> dict[str, object]:
-    info = format_info(call.meta, FORMAT)
+    info = format_info(call.meta_json, FORMAT)
     call_id = call.id
     original = info.get("id")
     if type(original) is str and info.get("as") == call_id:
         restore[call_id] = original
         call_id = original
     raw = info.get("arguments")
-    arguments = bytes(call.canonical_arguments()).decode()
+    text = bytes(call.arguments_json)
+    arguments = text.decode()
     if type(raw) is str:
         parsed = _arguments(raw)
-        if (parsed is None and arguments == "{}") or (parsed is not None and encode(parsed).decode() == arguments):
+        if (parsed is None and text == b"{}") or (parsed is not None and encode(parsed) == text):
             arguments = raw
     function_info = as_object(info.get("function")) or {}
     function = build_record(function_info, _FUNCTION_KEYS, {"name": call.name, "arguments": arguments})
@@ -406,7 +413,7 @@ def _dump_call(call: ToolCall, restore: dict[str, str]) -> dict[str, object]:
 
 
 def _dump_tool(message: ToolResultMessage, restore: dict[str, str]) -> dict[str, object]:
-    info = format_info(message.meta, FORMAT)
+    info = format_info(message.meta_json, FORMAT)
     parts = as_array(info.get("content"))
     content: object = parts if parts is not None and parts_text(parts) == message.content else message.content
     call_id = restore.get(message.tool_call_id, message.tool_call_id)

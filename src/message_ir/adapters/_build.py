@@ -1,0 +1,41 @@
+"""Building IR structs from JSON that is already known to follow the IR's JSON rule.
+
+`load` reads either bytes it parsed itself with msgspec (whose values are always finite
+numbers and UTF-8 strings of exact builtin types) or a parsed value whose records it has
+checked with `is_json_value`. What is left to check is the nesting of the JSON objects the
+structs keep as text (arguments, `data`, `meta`: at most `MAX_DEPTH` levels), which a count
+of brackets answers for all but deep values. So the structs are made directly, without the
+constructors' snapshot copy, and they still pass `validate_transcript`'s shape checks.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import msgspec
+
+from message_ir import MAX_DEPTH, ConstructionError, is_json_value
+from message_ir.adapters._json import encode
+from message_ir.adapters._records import Info
+
+NO_META: Final = msgspec.Raw(b"")
+
+
+def object_raw(value: object, text: bytes | None = None) -> msgspec.Raw:
+    """A JSON object (known to follow the JSON rule but for depth) as text for a struct.
+
+    `text` is its compact encoding when the caller has it already. Raises
+    `ConstructionError` when it nests deeper than `MAX_DEPTH`.
+    """
+    if text is None:
+        text = encode(value)
+    if text.count(b"{") + text.count(b"[") > MAX_DEPTH and not is_json_value(value):
+        raise ConstructionError("load", "$", f"Nesting deeper than {MAX_DEPTH} levels")
+    return msgspec.Raw(text)
+
+
+def meta_raw(format: str, info: Info) -> msgspec.Raw:
+    """The `meta` text holding `info` under `format`; empty when there is nothing to keep."""
+    if not info:
+        return NO_META
+    return object_raw({format: info})
