@@ -60,6 +60,7 @@ def bench(session: nox.Session) -> None:
     """The benchmark of benchmarks/ (not in the default run): ratios against msgspec and pydantic."""
     session.install(".", *group("bench"))
     session.run("python", "benchmarks/bench_boundary.py", *session.posargs)
+    session.run("python", "benchmarks/bench_adapters.py")
 
 
 @nox.session(python="3.11", default=False)

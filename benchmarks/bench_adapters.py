@@ -4,7 +4,10 @@ Run it with `python benchmarks/bench_adapters.py [--messages 20000] [--rounds N]
 the real tau-bench transcripts of `../shared/real/openai-chat` (read in place), repeated to
 about `--messages` messages in one list (their reused call IDs are renamed on load, as in the
 real files). Every measurement runs in this one process, round by round, with the garbage
-collector off while timing; the table reports medians as ratios to the floor.
+collector off while timing; the table reports medians as ratios to the floor. What a user
+would pick instead, LangChain's `convert_to_messages` (and back with
+`convert_to_openai_messages`), runs on the same data for comparison (it is not lossless: it
+drops unknown fields and reorders keys; it is a benchmark dependency only).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
+from langchain_core.messages import convert_to_messages, convert_to_openai_messages
 
 from message_ir.adapters import openai_chat
 
@@ -61,10 +65,16 @@ def main() -> None:
         "openai_chat.load": median_seconds(lambda: openai_chat.load(data), arguments.rounds),
         "openai_chat.dumps": median_seconds(lambda: openai_chat.dumps(conversation), arguments.rounds),
         "openai_chat.check": median_seconds(lambda: openai_chat.check(data), arguments.rounds),
+        "LangChain: convert_to_messages(json)": median_seconds(
+            lambda: convert_to_messages(msgspec.json.decode(data)), arguments.rounds
+        ),
+        "LangChain: ... then convert_to_openai_messages": median_seconds(
+            lambda: convert_to_openai_messages(convert_to_messages(msgspec.json.decode(data))), arguments.rounds
+        ),
     }
     print(f"{arguments.messages:,} OpenAI Chat messages ({len(data) / 1e6:.1f} MB): time as a multiple of the floor")
     for name, seconds in rows.items():
-        print(f"  {name:<40}{seconds / floor:6.2f}x")
+        print(f"  {name:<48}{seconds / floor:6.2f}x")
 
 
 if __name__ == "__main__":
