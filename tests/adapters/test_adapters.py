@@ -216,6 +216,17 @@ _json = st.recursive(
 )
 
 
+LINKAGE = {
+    "MISSING_TOOL_RESULT",
+    "ORPHAN_TOOL_RESULT",
+    "TOOL_NAME_MISMATCH",
+    "DUPLICATE_TOOL_RESULT",
+    "TOOL_RESULT_BEFORE_CALL",
+    "DUPLICATE_TOOL_CALL_ID",
+}
+"""Load never refuses broken linkage: these are the only diagnostics its messages may have."""
+
+
 @st.composite
 def openai_transcripts(draw: st.DrawFn) -> list[object]:
     messages: list[object] = []
@@ -259,15 +270,7 @@ def openai_transcripts(draw: st.DrawFn) -> list[object]:
 @given(openai_transcripts())
 def test_openai_chat_load_then_dump_is_the_identity(messages: list[object]) -> None:
     conversation = openai_chat.load(messages)
-    linkage = {
-        "MISSING_TOOL_RESULT",
-        "ORPHAN_TOOL_RESULT",
-        "TOOL_NAME_MISMATCH",
-        "DUPLICATE_TOOL_RESULT",
-        "TOOL_RESULT_BEFORE_CALL",
-        "DUPLICATE_TOOL_CALL_ID",
-    }
-    assert all(diagnostic.code in linkage for diagnostic in validate_transcript(conversation.messages))
+    assert all(diagnostic.code in LINKAGE for diagnostic in validate_transcript(conversation.messages))
     assert json.dumps(json.loads(openai_chat.dumps(conversation))) == json.dumps(messages)
 
 
@@ -285,3 +288,77 @@ def test_convert_output_passes_the_target_check_when_linkage_is_valid(messages: 
         return
     assert anthropic.check(anthropic.dump(convert(conversation, to="anthropic"))) == ()
     assert openai_chat.check(openai_chat.dump(convert(conversation, to="openai_chat"))) == ()
+
+
+@st.composite
+def anthropic_blocks(draw: st.DrawFn, role: str) -> list[object]:
+    blocks: list[object] = []
+    for _ in range(draw(st.integers(0, 4))):
+        if role == "assistant":
+            kind = draw(st.sampled_from(["text", "tool_use", "thinking"]))
+        else:
+            kind = draw(st.sampled_from(["text", "tool_result", "image"]))
+        block: dict[str, object]
+        if kind == "text":
+            block = {"type": "text", "text": draw(_text)}
+        elif kind == "tool_use":
+            block = {
+                "type": "tool_use",
+                "id": draw(_ids),
+                "name": draw(_ids),
+                "input": draw(st.dictionaries(_text, _json, max_size=3)),
+            }
+        elif kind == "thinking":
+            block = {"type": "thinking", "thinking": draw(_text), "signature": draw(_text)}
+        elif kind == "image":
+            block = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": draw(_text)}}
+        else:
+            block = {"type": "tool_result", "tool_use_id": draw(_ids)}
+            content: object = draw(
+                _text | st.lists(st.fixed_dictionaries({"type": st.just("text"), "text": _text}), max_size=2)
+            )
+            if draw(st.booleans()):
+                block["content"] = content
+            is_error: bool = draw(st.booleans())
+            if draw(st.booleans()):
+                block["is_error"] = is_error
+        block.update(
+            draw(st.dictionaries(st.sampled_from(["cache_control", "caller", "citations"]), _json, max_size=1))
+        )
+        if draw(st.booleans()):
+            block = dict(reversed(list(block.items())))
+        blocks.append(block)
+    return blocks
+
+
+@st.composite
+def anthropic_transcripts(draw: st.DrawFn) -> list[object]:
+    messages: list[object] = []
+    for _ in range(draw(st.integers(0, 5))):
+        role = draw(st.sampled_from(["user", "assistant"]))
+        content: object = draw(_text | anthropic_blocks(role))
+        record: dict[str, object] = {"role": role, "content": content}
+        record.update(draw(st.dictionaries(st.sampled_from(["id", "model", "usage"]), _json, max_size=2)))
+        if draw(st.booleans()):
+            record = dict(reversed(list(record.items())))
+        messages.append(record)
+    return messages
+
+
+@given(anthropic_transcripts())
+def test_anthropic_load_then_dump_is_the_identity(messages: list[object]) -> None:
+    conversation = anthropic.load(messages)
+    assert all(diagnostic.code in LINKAGE for diagnostic in validate_transcript(conversation.messages))
+    assert json.dumps(json.loads(anthropic.dumps(conversation))) == json.dumps(messages)
+    body = {"model": "m", "system": "s", "messages": messages}
+    assert json.dumps(json.loads(anthropic.dumps(anthropic.load(json.dumps(body))))) == json.dumps(body)
+
+
+@given(anthropic_transcripts())
+def test_anthropic_check_never_raises_and_convert_passes_the_target_check(messages: list[object]) -> None:
+    assert type(anthropic.check(messages)) is tuple
+    conversation = anthropic.load(messages)
+    if validate_transcript(conversation.messages):
+        return
+    assert openai_chat.check(openai_chat.dump(convert(conversation, to="openai_chat"))) == ()
+    assert anthropic.check(anthropic.dump(convert(conversation, to="anthropic"))) == ()

@@ -283,6 +283,8 @@ def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
                 assert type(block_type) is str
                 ir_blocks.append(OpaqueBlock(format=FORMAT, kind=block_type, data_json=object_raw(block)))
             block_paths.append(block_path)
+    if not info and type(content) is not str:
+        info["list"] = True  # without it, a lone text block would be written back as a string
     message = AssistantMessage(id=state.message_id(), content=tuple(ir_blocks), meta_json=_meta(info))
     state.add(message, path, block_paths)
 
