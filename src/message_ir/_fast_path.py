@@ -53,6 +53,7 @@ _surrogate_in: Final = LONE_SURROGATE.search
 _isfinite: Final = math.isfinite
 _is: Final = operator.is_
 _first: Final = itemgetter(0)
+_Raw: Final = msgspec.Raw
 # The number of keys of each record without `meta` (from the wire table): with every required
 # key present, no other can be; one more key must be a valid `meta`.
 _USER_KEYS: Final = MESSAGES["user"].required_keys
@@ -192,7 +193,7 @@ def transcript_is_valid(value: object, *, check_linkage: bool = True) -> bool:
                 or not message_id
                 or not call_id
                 or not tool_name
-                or not _raw_object(message.meta_json, optional=True)
+                or (type(meta := message.meta_json) is not _Raw or (meta and not _raw_object(meta, optional=True)))
                 or (pending.pop(call_id, None) != tool_name and check_linkage)
             ):
                 return False
@@ -203,7 +204,7 @@ def transcript_is_valid(value: object, *, check_linkage: bool = True) -> bool:
         elif kind is AssistantMessage:
             if (
                 not _identifier(message.id)
-                or not _raw_object(message.meta_json, optional=True)
+                or (type(meta := message.meta_json) is not _Raw or (meta and not _raw_object(meta, optional=True)))
                 or not _struct_blocks(message.content, pending, seen, check_linkage)
             ):
                 return False
@@ -211,7 +212,7 @@ def transcript_is_valid(value: object, *, check_linkage: bool = True) -> bool:
             message_id, content = message.id, message.content
             if type(message_id) is not str or type(content) is not str or not message_id:
                 return False
-            if not _raw_object(message.meta_json, optional=True):
+            if type(meta := message.meta_json) is not _Raw or (meta and not _raw_object(meta, optional=True)):
                 return False
             if not (content.isascii() and message_id.isascii()) and _surrogate_in(message_id + content) is not None:
                 return False
@@ -265,7 +266,9 @@ def _struct_blocks(content: object, pending: dict[str, str], seen: set[str], che
     for block in content:
         kind = type(block)
         if kind is TextBlock:
-            if not _text(block.text) or not _raw_object(block.meta_json, optional=True):
+            if not _text(block.text) or (
+                type(meta := block.meta_json) is not _Raw or (meta and not _raw_object(meta, optional=True))
+            ):
                 return False
             continue
         if kind is OpaqueBlock:
@@ -273,13 +276,13 @@ def _struct_blocks(content: object, pending: dict[str, str], seen: set[str], che
                 not _identifier(block.format)
                 or not _identifier(block.kind)
                 or not _raw_object(block.data_json, optional=False)
-                or not _raw_object(block.meta_json, optional=True)
+                or (type(meta := block.meta_json) is not _Raw or (meta and not _raw_object(meta, optional=True)))
             ):
                 return False
             continue
         if kind is not ToolCall:
             return False
-        if not _raw_object(block.meta_json, optional=True):
+        if type(meta := block.meta_json) is not _Raw or (meta and not _raw_object(meta, optional=True)):
             return False
         call_id, name, raw = block.id, block.name, block.arguments_json
         if type(call_id) is not str or type(name) is not str or not call_id or not name:
