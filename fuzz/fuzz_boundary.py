@@ -32,6 +32,7 @@ def test_one_input(data: bytes) -> None:
         diagnostics = error.diagnostics
     else:
         diagnostics = validate_transcript(messages)
+        assert diagnostics == (), diagnostics  # a decoded transcript is valid
         assert decode_transcript(encode_transcript(messages)) == messages
     assert type(diagnostics) is tuple
     try:

@@ -174,7 +174,7 @@ def test_shared_references_are_fine() -> None:
         ),
         (
             lambda: loose(user_message)(id=StrSub("u"), content="x"),
-            "user_message(): Expected `str`, got `StrSub` - at `$.id`",
+            "user_message(): Expected `str`, got `str subclass` - at `$.id`",
         ),
         (
             lambda: loose(user_message)(id="u", content="\ud800"),
@@ -215,7 +215,7 @@ def test_shared_references_are_fine() -> None:
         ),
         (
             lambda: loose(assistant_message)(id="a", content=(block for block in [1])),
-            "assistant_message(): Expected `list` or `tuple` of blocks, got `generator` - at `$.content`",
+            "assistant_message(): Expected `list` or `tuple` of blocks, got `object` - at `$.content`",
         ),
         (
             lambda: loose(assistant_message)(id="a", content={"text"}),
@@ -235,7 +235,7 @@ def test_field_rejections(build: Callable[[], object], expected: str) -> None:
         ("text", "Expected a block (`dict`, `TextBlock`, `ToolCall` or `OpaqueBlock`), got `str` - at `$.content[0]`"),
         (
             DictSub(type="text", text="x"),
-            "Expected a block (`dict`, `TextBlock`, `ToolCall` or `OpaqueBlock`), got `DictSub` - at `$.content[0]`",
+            "Expected a block (`dict`, `TextBlock`, `ToolCall` or `OpaqueBlock`), got `dict subclass` - at `$.content[0]`",
         ),
         (
             {"type": "image", "url": "u"},
@@ -254,7 +254,7 @@ def test_field_rejections(build: Callable[[], object], expected: str) -> None:
         (call_block({}, id=""), "Expected a non-empty `str`, got `''` - at `$.content[0].id`"),
         (call_block({}, name=None), "Expected `str`, got `NoneType` - at `$.content[0].name`"),
         (call_block([1, 2]), "Expected `dict`, got `list` - at `$.content[0].arguments`"),
-        (call_block(DictSub()), "Expected `dict`, got `DictSub` - at `$.content[0].arguments`"),
+        (call_block(DictSub()), "Expected `dict`, got `dict subclass` - at `$.content[0].arguments`"),
     ],
 )
 def test_block_rejections(block: object, expected: str) -> None:
@@ -269,9 +269,9 @@ def test_block_rejections(block: object, expected: str) -> None:
         ({"a": [1, -float("inf")]}, "Expected a finite number, got `-inf` - at `$.content[0].arguments.a[1]`"),
         ({1: "x"}, "Expected object keys of type `str`, got `int` - at `$.content[0].arguments`"),
         ({"a": {(1, 2): "x"}}, "Expected object keys of type `str`, got `tuple` - at `$.content[0].arguments.a`"),
-        ({"a": Color.RED}, "Expected a JSON value, got `Color` - at `$.content[0].arguments.a`"),
-        ({"a": StrSub("x")}, "Expected a JSON value, got `StrSub` - at `$.content[0].arguments.a`"),
-        ({"a": DictSub()}, "Expected a JSON value, got `DictSub` - at `$.content[0].arguments.a`"),
+        ({"a": Color.RED}, "Expected a JSON value, got `int subclass` - at `$.content[0].arguments.a`"),
+        ({"a": StrSub("x")}, "Expected a JSON value, got `str subclass` - at `$.content[0].arguments.a`"),
+        ({"a": DictSub()}, "Expected a JSON value, got `dict subclass` - at `$.content[0].arguments.a`"),
         ({"a": {1, 2}}, "Expected a JSON value, got `set` - at `$.content[0].arguments.a`"),
         ({"a": b"x"}, "Expected a JSON value, got `bytes` - at `$.content[0].arguments.a`"),
         ({"a": object()}, "Expected a JSON value, got `object` - at `$.content[0].arguments.a`"),
@@ -402,11 +402,11 @@ class SneakyKey(str):
 def test_a_str_subclass_key_is_refused_before_it_is_compared() -> None:
     block: dict[object, object] = {"type": "text", "text": "x", SneakyKey("extra"): "y"}
     assert assistant_error(block) == (
-        "assistant_message(): Expected object keys of type `str`, got `SneakyKey` - at `$.content[0]`"
+        "assistant_message(): Expected object keys of type `str`, got `str subclass` - at `$.content[0]`"
     )
     arguments: dict[object, object] = {SneakyKey("path"): "p"}
     assert assistant_error(call_block(arguments)) == (
-        "assistant_message(): Expected object keys of type `str`, got `SneakyKey` - at `$.content[0].arguments`"
+        "assistant_message(): Expected object keys of type `str`, got `str subclass` - at `$.content[0].arguments`"
     )
 
 

@@ -143,5 +143,15 @@ def test_malformed_input_is_refused_with_shape_diagnostics() -> None:
     with pytest.raises(TranscriptError) as caught:
         repair_transcript(cast("list[Message]", [{"role": "user", "id": "u", "content": "x"}]))
     assert [d.code for d in caught.value.diagnostics] == ["MESSAGE_NOT_A_RECORD"]
-    with pytest.raises(TypeError, match=r"^repair_transcript\(\): Expected `str`, got `int`$"):
+    with pytest.raises(TypeError) as refused:
         repair_transcript([USER], missing_result_content=cast("str", 1))
+    assert str(refused.value) == "repair_transcript(): Expected `str`, got `int` - at `missing_result_content`"
+
+
+def test_missing_result_content_is_checked_like_any_text() -> None:
+    with pytest.raises(TypeError) as refused:
+        repair_transcript([USER, calls("c1")], missing_result_content="\ud800")
+    assert str(refused.value) == (
+        "repair_transcript(): Expected a `str` encodable as UTF-8, got one with a lone surrogate"
+        " - at `missing_result_content`"
+    )

@@ -36,7 +36,7 @@ from typing import Final
 
 import msgspec
 
-from message_ir._json_values import LONE_SURROGATE, FrozenJsonObject, arguments_text
+from message_ir._json_values import LONE_SURROGATE, SAFE_INT_BITS, FrozenJsonObject, arguments_text
 from message_ir._limits import MAX_DEPTH
 from message_ir._model import (
     CHECKED_KEY,
@@ -109,7 +109,10 @@ def _json_members(values: Iterable[object], level: int) -> bool:
         if kind is str:
             if not value.isascii() and _surrogate_in(value) is not None:  # type: ignore[attr-defined, call-overload]  # exact str
                 return False
-        elif kind is int or kind is bool or value is None:
+        elif kind is int:
+            if value.bit_length() > SAFE_INT_BITS:  # type: ignore[attr-defined]  # exact int; long: look closer
+                return False
+        elif kind is bool or value is None:
             continue
         elif kind is float:
             if not _isfinite(value):  # type: ignore[arg-type]  # exact float
@@ -323,7 +326,9 @@ def _copied(value: object, level: int) -> object:
     kind = type(value)
     if kind is str:
         return value if value.isascii() or _surrogate_in(value) is None else _REFUSED  # type: ignore[attr-defined, call-overload]  # exact str
-    if kind is int or kind is bool or value is None:
+    if kind is int:
+        return value if value.bit_length() <= SAFE_INT_BITS else _REFUSED  # type: ignore[attr-defined]  # exact int
+    if kind is bool or value is None:
         return value
     if kind is float:
         return value if _isfinite(value) else _REFUSED  # type: ignore[arg-type]  # exact float

@@ -30,7 +30,14 @@ import msgspec
 from message_ir._errors import ConstructionError
 from message_ir._limits import MAX_DEPTH
 from message_ir._paths import PathSegment, join_path
-from message_ir._untyped import decode_json, encode_json, exact_dict_items, exact_sequence_items
+from message_ir._untyped import (
+    decode_json,
+    encode_json,
+    exact_dict_items,
+    exact_sequence_items,
+    int_digit_limit,
+    more_digits_than,
+)
 
 JsonValue: TypeAlias = Union[str, int, float, bool, tuple["JsonValue", ...], "FrozenJsonObject", None]
 """A JSON value as it is held inside a message: arrays are tuples, objects are read-only."""
@@ -93,14 +100,38 @@ class FrozenJsonObject(Mapping[str, JsonValue]):
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(tuple(self._items.items()))
+        # Equality ignores key order (as `dict`'s does), so the hash must too.
+        return hash(frozenset(self._items.items()))
 
     def __repr__(self) -> str:
         return f"FrozenJsonObject({self._items!r})"
 
+    def __reduce__(self) -> tuple[object, tuple[dict[str, JsonValue]]]:
+        """Copies and pickles are rebuilt from the items (already frozen) by `_unpickle`."""
+        return (_unpickle, (dict(self._items),))
+
     def thaw(self) -> dict[str, JsonData]:
         """A fresh, mutable deep copy with `dict`s and `list`s, as `json.loads` would give."""
         return {key: _thaw(value) for key, value in self._items.items()}
+
+
+def _unpickle(items: dict[str, JsonValue]) -> FrozenJsonObject:
+    """A `FrozenJsonObject` from the items `__reduce__` gave (frozen values, checked again)."""
+    for key, value in items.items():
+        if type(key) is not str or not _is_frozen(value):
+            raise TypeError("FrozenJsonObject: cannot rebuild from items that are not frozen JSON values")
+    return FrozenJsonObject._wrap(dict(items))
+
+
+def _is_frozen(value: object) -> bool:
+    kind = type(value)
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return True
+    if type(value) is FrozenJsonObject:
+        return True
+    if type(value) is tuple:
+        return all(_is_frozen(item) for item in value)
+    return False
 
 
 def _thaw(value: JsonValue) -> JsonData:
@@ -156,6 +187,27 @@ LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 """Finds a lone surrogate: a `str` holding one cannot be encoded as UTF-8."""
 
 
+SAFE_INT_BITS: Final = 12_000
+"""An `int` of at most this many bits has fewer than 3,700 digits: within any digit limit
+Python sets by default (4,300), so only longer ones need the exact check."""
+
+
+def int_problem(value: int) -> str | None:
+    """What is wrong with an exact `int` as a JSON number, if anything.
+
+    msgspec encodes and decodes integers of any size, up to Python's limit on the digits of
+    an `int` converted to or from text (`sys.get_int_max_str_digits()`, 4,300 by default):
+    beyond it, it can do neither. So that limit is the rule, in the constructors, the
+    validator and the decoder alike.
+    """
+    if value.bit_length() <= SAFE_INT_BITS:
+        return None
+    limit = int_digit_limit()
+    if limit == 0 or not more_digits_than(value, limit):
+        return None
+    return f"Expected an integer of at most {limit} digits"
+
+
 def str_problem(value: str) -> str | None:
     """What is wrong with an exact `str` as JSON text, if anything (a lone surrogate)."""
     if value.isascii() or LONE_SURROGATE.search(value) is None:
@@ -163,9 +215,37 @@ def str_problem(value: str) -> str | None:
     return "Expected a `str` encodable as UTF-8, got one with a lone surrogate"
 
 
+_TYPE_NAMES: list[tuple[type, str]] = [
+    (str, "str"), (int, "int"), (float, "float"), (bool, "bool"), (type(None), "NoneType"), (list, "list"),
+    (tuple, "tuple"), (dict, "dict"), (set, "set"), (frozenset, "frozenset"), (bytes, "bytes"),
+    (bytearray, "bytearray"), (memoryview, "memoryview"), (complex, "complex"), (object, "object"),
+    (msgspec.Raw, "msgspec.Raw"), (FrozenJsonObject, "FrozenJsonObject"),
+]  # fmt: skip
+_BUILTINS: Final = 14  # the builtin types of the table, `object` excluded, for naming subclasses
+"""Types named in error messages; the package's own types are added by `register_type_name`."""
+
+
 def type_name(value: object) -> str:
-    """The name of the exact type of `value`, read from the type, never from the object."""
-    return type(value).__name__
+    """A name for the exact type of `value`, from a fixed table of the package's own and the
+    builtin types; `object` for any other type (a subclass, a caller's class).
+
+    Nothing of the type is read or called: a metaclass can make `__name__` a property that
+    runs the caller's code, and `__hash__` or `__eq__` too, so the table is scanned by
+    identity.
+    """
+    kind = type(value)
+    for known, name in _TYPE_NAMES:
+        if known is kind:
+            return name
+    for known, name in _TYPE_NAMES[:_BUILTINS]:
+        if issubclass(kind, known):  # `type`'s own check of the real MRO: no caller code runs
+            return f"{name} subclass"
+    return "object"
+
+
+def register_type_name(kind: type, name: str) -> None:
+    """Name one of the package's own types in error messages."""
+    _TYPE_NAMES.append((kind, name))
 
 
 class _Frame(NamedTuple):
@@ -244,7 +324,11 @@ def check_json_tree(root: object, *, copy: bool) -> tuple[JsonProblem | None, di
         elif type(value) is float:
             if not isfinite(value):
                 return problem(segment, f"Expected a finite number, got `{value!r}`")
-        elif type(value) is int or type(value) is bool or value is None:
+        elif type(value) is int:
+            number_problem = int_problem(value)
+            if number_problem is not None:
+                return problem(segment, number_problem)
+        elif type(value) is bool or value is None:
             pass
         else:
             child = None if id(value) in active else _frame(value, segment, copy)

@@ -18,6 +18,7 @@ import msgspec
 
 from message_ir._codec import REFUSED, finish_decoded, link_events, parse_json, refused_by_msgspec
 from message_ir._diagnostics import Diagnostic, TranscriptError, by_message_index
+from message_ir._json_values import type_name
 from message_ir._linkage import check_linkage as link_diagnostics
 from message_ir._model import Message
 from message_ir._shape import ShapeCheck
@@ -51,9 +52,10 @@ class JsonlReader:
         self.count += 1
         if type(line) is bytes:
             line = line.removesuffix(b"\n").removesuffix(b"\r")
-        else:
-            assert type(line) is str
+        elif type(line) is str:
             line = line.removesuffix("\n").removesuffix("\r")
+        else:
+            raise TypeError(f"Expected each line as `bytes` or `str`, got `{type_name(line)}`")
         try:
             message = _message_decoder.decode(line)
         except (msgspec.DecodeError, RecursionError, UnicodeError) as error:
@@ -88,8 +90,9 @@ def split_lines(data: bytes | str) -> list[bytes] | list[str]:
     """The lines of a JSON Lines text; a final line ending does not start another line."""
     if type(data) is bytes:
         return data.removesuffix(b"\n").split(b"\n") if data else []
-    assert type(data) is str
-    return data.removesuffix("\n").split("\n") if data else []
+    if type(data) is str:
+        return data.removesuffix("\n").split("\n") if data else []
+    raise TypeError(f"decode_jsonl(): Expected `bytes` or `str`, got `{type_name(data)}`")
 
 
 def decode_jsonl(data: bytes | str, *, check_linkage: bool = True) -> tuple[Message, ...]:

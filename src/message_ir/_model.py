@@ -24,7 +24,7 @@ from typing import Annotated, ClassVar, Final, Literal, NamedTuple, TypeAlias
 import msgspec
 from typing_extensions import NotRequired, TypedDict
 
-from message_ir._json_values import FrozenJsonObject, JsonData, canonical_json, freeze_decoded
+from message_ir._json_values import FrozenJsonObject, JsonData, canonical_json, freeze_decoded, register_type_name
 from message_ir._untyped import decode_json, instance_dict
 
 NonEmptyStr: TypeAlias = Annotated[str, msgspec.Meta(min_length=1)]
@@ -52,6 +52,11 @@ def meta_view(meta_json: msgspec.Raw) -> FrozenJsonObject | None:
 def canonical_meta(meta_json: msgspec.Raw) -> bytes:
     """What equality and hashing compare of a `meta_json` (empty when there is none)."""
     return canonical_json(meta_json) if meta_json else b""
+
+
+class _View(NamedTuple):
+    raw: msgspec.Raw  # the `arguments_json` the view was made from
+    view: FrozenJsonObject
 
 
 class _Canonical(NamedTuple):
@@ -139,13 +144,14 @@ class ToolCall(
     def arguments(self) -> FrozenJsonObject:
         """The arguments as a read-only mapping (arrays inside are tuples)."""
         namespace = instance_dict(self)
+        raw = self.arguments_json
         cached = namespace.get(_VIEW_KEY)
-        if type(cached) is FrozenJsonObject:
-            return cached
-        view = freeze_decoded(decode_json(self.arguments_json))
+        if type(cached) is _View and cached.raw is raw:  # tied to the field, like the canonical form
+            return cached.view
+        view = freeze_decoded(decode_json(raw))
         if type(view) is not FrozenJsonObject:
             raise TypeError(f"ToolCall.arguments_json does not hold a JSON object: {view!r}")
-        namespace[_VIEW_KEY] = view
+        namespace[_VIEW_KEY] = _View(raw, view)
         return view
 
     def __eq__(self, other: object) -> bool:
@@ -363,6 +369,9 @@ class ToolResultMessage(
 
 Message: TypeAlias = UserMessage | AssistantMessage | ToolResultMessage
 """Any message of the IR."""
+
+for _struct in (UserMessage, AssistantMessage, ToolResultMessage, TextBlock, ToolCall, OpaqueBlock):
+    register_type_name(_struct, _struct.__name__)
 
 
 class TextBlockJson(TypedDict):

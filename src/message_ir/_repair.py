@@ -31,7 +31,8 @@ from typing import Final, Literal, TypeAlias
 import msgspec
 
 from message_ir._diagnostics import Diagnostic, LinkageCode, TranscriptError
-from message_ir._json_values import type_name
+from message_ir._errors import ConstructionError
+from message_ir._field_rules import text_problem
 from message_ir._model import AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage
 from message_ir._untyped import exact_sequence_items
 from message_ir._validate import require_shape
@@ -69,8 +70,9 @@ def repair_transcript(
     tuple of well-formed message structs (decode JSON first, with
     `decode_transcript(data, check_linkage=False)`): repair works on linkage only.
     """
-    if type(missing_result_content) is not str:
-        raise TypeError(f"repair_transcript(): Expected `str`, got `{type_name(missing_result_content)}`")
+    problem = text_problem(missing_result_content)
+    if problem is not None:  # every argument is checked like any other input
+        raise ConstructionError("repair_transcript", "missing_result_content", problem)
     given = _well_formed(messages)
 
     # The first call per ID, by position: (message index, block index, call). Positions, not

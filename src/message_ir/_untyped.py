@@ -11,7 +11,8 @@ be done about it at the call site:
 - `json.loads` returns `Any`; `object.__dict__` is `dict[str, Any]`;
 - `typing.get_args` returns `tuple[Any, ...]`;
 - typeshed types `sys.stdin`, `sys.stdout` and `sys.stderr` as `TextIO | Any`;
-- `msgspec.inspect`, which the JSON Schema reads, has no precise types.
+- `msgspec.inspect`, which the JSON Schema reads, has no precise types; `sys`'s digit limit
+  is looked up by name (older Pythons lack it).
 
 Each function is small, runs no caller code, and returns `object` or a precise type.
 """
@@ -102,6 +103,21 @@ def struct_field_kinds(struct: type[msgspec.Struct]) -> dict[str, FieldKind]:
         else:
             kinds[field.name] = FieldKind("other", None)
     return kinds
+
+
+def int_digit_limit() -> int:
+    """Python's limit on the digits of an `int` converted to or from text (0: none)."""
+    get_limit = getattr(sys, "get_int_max_str_digits", None)  # absent from Pythons without the limit
+    if get_limit is None:
+        return 0
+    limit = get_limit()
+    return limit if type(limit) is int else 0
+
+
+def more_digits_than(value: int, limit: int) -> bool:
+    """Whether `value` has more than `limit` decimal digits (typeshed types `int ** int` as `Any`)."""
+    bound: int = 10**limit
+    return abs(value) >= bound
 
 
 def standard_streams() -> tuple[BinaryIO, TextIO, TextIO]:
