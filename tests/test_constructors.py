@@ -235,7 +235,8 @@ def test_field_rejections(build: Callable[[], object], expected: str) -> None:
         ("text", "Expected a block (`dict`, `TextBlock`, `ToolCall` or `OpaqueBlock`), got `str` - at `$.content[0]`"),
         (
             DictSub(type="text", text="x"),
-            "Expected a block (`dict`, `TextBlock`, `ToolCall` or `OpaqueBlock`), got `dict subclass` - at `$.content[0]`",
+            "Expected a block (`dict`, `TextBlock`, `ToolCall` or `OpaqueBlock`), got `dict subclass`"
+            " - at `$.content[0]`",
         ),
         (
             {"type": "image", "url": "u"},

@@ -1,0 +1,198 @@
+"""Regression tests for promises that hostile input used to break (one test per defect class)."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import msgspec
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from message_ir import (
+    AssistantMessage,
+    ConstructionError,
+    Diagnostic,
+    FrozenJsonObject,
+    ToolCall,
+    TranscriptError,
+    decode_jsonl,
+    decode_transcript,
+    encode_transcript,
+    is_json_value,
+    is_message_json,
+    repair_transcript,
+    tool_call,
+    user_message,
+    validate_jsonl,
+    validate_transcript,
+)
+from support import loose
+
+
+class Trap(type):
+    """A metaclass whose every hook interrupts: reading the type's name must never happen."""
+
+    @property
+    def __name__(cls) -> str:  # type: ignore[override]  # a property, to run code when read
+        raise KeyboardInterrupt
+
+    def __hash__(cls) -> int:
+        raise KeyboardInterrupt
+
+    def __eq__(cls, other: object) -> bool:
+        raise KeyboardInterrupt
+
+
+class Hostile(metaclass=Trap):
+    """A value whose type cannot be named, hashed or compared without running its code."""
+
+
+def hostile_positions() -> list[object]:
+    value = Hostile()
+    return [
+        value,
+        [value],
+        [{"role": value, "id": "u", "content": "x"}],
+        [{"role": "user", "id": value, "content": "x"}],
+        [{"role": "user", "id": "u", "content": value}],
+        [{"role": "user", "id": "u", "content": "x", "meta": value}],
+        [{"role": "assistant", "id": "a", "content": [value]}],
+        [
+            {
+                "role": "assistant",
+                "id": "a",
+                "content": [{"type": "toolCall", "id": "c", "name": "n", "arguments": value}],
+            }
+        ],
+        [
+            {
+                "role": "assistant",
+                "id": "a",
+                "content": [{"type": "toolCall", "id": "c", "name": "n", "arguments": {"k": value}}],
+            }
+        ],
+        [{"role": "user", "id": "u", "content": "x", value: 1}],
+    ]
+
+
+@pytest.mark.parametrize("value", hostile_positions())
+def test_the_validator_names_no_caller_type(value: object) -> None:
+    found = validate_transcript(value)
+    assert found
+    assert all(
+        "object" in diagnostic.message or "Unknown" in diagnostic.message or diagnostic.code for diagnostic in found
+    )
+    assert is_message_json(value) is False
+    assert is_json_value(value) is False
+
+
+def test_the_validator_says_object_for_a_type_it_does_not_know() -> None:
+    assert validate_transcript([{"role": "user", "id": Hostile(), "content": "x"}]) == (
+        Diagnostic("BAD_MESSAGE_ID", 0, "$[0].id", "Expected `str`, got `object`"),
+    )
+
+
+def test_the_constructors_refuse_a_hostile_value_with_their_own_error() -> None:
+    with pytest.raises(ConstructionError) as refused:
+        loose(user_message)(id=Hostile(), content="x")
+    assert str(refused.value) == "user_message(): Expected `str`, got `object` - at `$.id`"
+    with pytest.raises(ConstructionError) as refused:
+        loose(tool_call)(id="c", name="n", arguments={"k": Hostile()})
+    assert str(refused.value) == "tool_call(): Expected a JSON value, got `object` - at `$.arguments.k`"
+
+
+def test_the_boundary_refuses_a_hostile_value_with_its_own_errors() -> None:
+    with pytest.raises(TypeError) as refused:
+        loose(decode_transcript)(Hostile())
+    assert str(refused.value) == "decode_transcript(): Expected `bytes` or `str`, got `object`"
+    with pytest.raises(TranscriptError):
+        loose(encode_transcript)([Hostile()])
+    with pytest.raises(TranscriptError):
+        loose(repair_transcript)([Hostile()])
+
+
+# --- one rule for huge integers ---------------------------------------------------------------
+
+HUGE = 10**5000
+
+
+def test_an_integer_beyond_the_digit_limit_is_refused_alike_everywhere() -> None:
+    expected = "Expected an integer of at most 4300 digits"
+    with pytest.raises(ConstructionError) as refused:
+        tool_call(id="c", name="n", arguments={"x": HUGE})
+    assert str(refused.value) == f"tool_call(): {expected} - at `$.arguments.x`"
+    call = {"type": "toolCall", "id": "c", "name": "n", "arguments": {"x": HUGE}}
+    assert validate_transcript([{"role": "assistant", "id": "a", "content": [call]}]) == (
+        Diagnostic("BAD_TOOL_ARGUMENTS", 0, "$[0].content[0].arguments.x", expected),
+    )
+    direct = ToolCall(id="c", name="n", arguments_json=msgspec.Raw(b'{"x":' + b"1" * 5000 + b"}"))
+    assert validate_transcript([AssistantMessage(id="a", content=(direct,))]) == (
+        Diagnostic("BAD_TOOL_ARGUMENTS", 0, "$[0].content[0].arguments", "Invalid JSON: Integer value out of range"),
+    )
+
+
+@given(st.integers(min_value=4290, max_value=4310))
+def test_constructors_and_validator_agree_on_long_integers(digits: int) -> None:
+    value = 10 ** (digits - 1)
+    try:
+        tool_call(id="c", name="n", arguments={"x": value})
+        built = True
+    except ConstructionError:
+        built = False
+    call = {"type": "toolCall", "id": "c", "name": "n", "arguments": {"x": value}}
+    shape = [
+        d
+        for d in validate_transcript([{"role": "assistant", "id": "a", "content": [call]}])
+        if d.code != "MISSING_TOOL_RESULT"
+    ]
+    assert built is (shape == [])
+    assert built is (digits <= 4300)
+
+
+# --- FrozenJsonObject -------------------------------------------------------------------------
+
+
+def frozen(items: dict[str, object]) -> FrozenJsonObject:
+    return loose(tool_call)(id="c", name="n", arguments=items).arguments
+
+
+@given(st.dictionaries(st.text(max_size=3), st.integers() | st.text(max_size=3), max_size=5))
+def test_equal_frozen_objects_hash_alike_whatever_their_order(items: dict[str, object]) -> None:
+    forward, backward = frozen(items), frozen(dict(reversed(list(items.items()))))
+    assert forward == backward
+    assert hash(forward) == hash(backward)
+    assert len({forward, backward}) == 1
+
+
+def test_frozen_objects_copy_deepcopy_and_pickle() -> None:
+    value = frozen({"a": [1, {"b": None}], "c": "d"})
+    for clone in (copy.copy(value), copy.deepcopy(value), pickle.loads(pickle.dumps(value))):
+        assert type(clone) is FrozenJsonObject
+        assert clone == value
+        assert hash(clone) == hash(value)
+
+
+def test_arguments_follow_their_field_when_it_is_replaced() -> None:
+    call = tool_call(id="c", name="n", arguments={"a": 1})
+    assert call.arguments == {"a": 1}
+    msgspec.structs.force_setattr(call, "arguments_json", msgspec.Raw(b'{"a":2}'))
+    assert call.arguments == {"a": 2}
+
+
+# --- arguments of other types -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("data", [bytearray(b"[]"), None, 5])
+def test_decode_jsonl_refuses_other_types_like_decode_transcript(data: object) -> None:
+    with pytest.raises(TypeError) as refused:
+        loose(decode_jsonl)(data)
+    kind = {bytearray: "bytearray", type(None): "NoneType", int: "int"}[type(data)]
+    assert str(refused.value) == f"decode_jsonl(): Expected `bytes` or `str`, got `{kind}`"
+
+
+def test_validate_jsonl_refuses_a_line_of_another_type() -> None:
+    with pytest.raises(TypeError) as refused:
+        loose(validate_jsonl)([bytearray(b"{}")])
+    assert str(refused.value) == "Expected each line as `bytes` or `str`, got `bytearray`"
