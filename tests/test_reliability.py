@@ -196,3 +196,36 @@ def test_validate_jsonl_refuses_a_line_of_another_type() -> None:
     with pytest.raises(TypeError) as refused:
         loose(validate_jsonl)([bytearray(b"{}")])
     assert str(refused.value) == "Expected each line as `bytes` or `str`, got `bytearray`"
+
+
+class Mapping(dict[str, object]):
+    """A caller's mapping: its methods must never run while a value is checked."""
+
+    def values(self) -> object:  # type: ignore[override]  # a trap, not a mapping view
+        raise KeyboardInterrupt
+
+    def items(self) -> object:  # type: ignore[override]
+        raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize(
+    ("inside", "problem"),
+    [
+        ({1: 2}, "Expected object keys of type `str`, got `int`"),
+        (Mapping(a=1), "Expected a JSON array or object, got `FrozenJsonObject`"),
+        (None, "Expected a JSON array or object, got `FrozenJsonObject`"),
+    ],
+)
+def test_a_tampered_frozen_object_is_refused_by_every_path(inside: object, problem: str) -> None:
+    arguments = frozen({"a": 1})
+    object.__setattr__(arguments, "_items", inside)  # what no caller should do, and one might
+    call = {"type": "toolCall", "id": "c", "name": "n", "arguments": arguments}
+    transcript = [
+        {"role": "assistant", "id": "a", "content": [call]},
+        {"role": "toolResult", "id": "r", "toolCallId": "c", "toolName": "n", "content": "", "isError": False},
+    ]
+    assert validate_transcript(transcript) == (
+        Diagnostic("BAD_TOOL_ARGUMENTS", 0, "$[0].content[0].arguments", problem),
+    )
+    with pytest.raises(ConstructionError):
+        loose(tool_call)(id="c", name="n", arguments=arguments)

@@ -47,12 +47,14 @@ from message_ir._model import (
     ToolResultMessage,
     UserMessage,
 )
+from message_ir._untyped import exact_dict_items
 from message_ir._wire import BLOCKS, MESSAGES, META
 
 _surrogate_in: Final = LONE_SURROGATE.search
 _isfinite: Final = math.isfinite
 _is: Final = operator.is_
 _first: Final = itemgetter(0)
+_second: Final = itemgetter(1)
 _Raw: Final = msgspec.Raw
 # The number of keys of each record without `meta` (from the wire table): with every required
 # key present, no other can be; one more key must be a valid `meta`.
@@ -76,7 +78,16 @@ def _json_object(value: object) -> bool:
     """A JSON object in the JSON form: an exact `dict` (or `FrozenJsonObject`) of JSON values."""
     if type(value) is dict:
         return _plain_keys(value) and _json_members(value.values(), 1)
-    return type(value) is FrozenJsonObject and _json_members(value._items.values(), 1)
+    return type(value) is FrozenJsonObject and _frozen_members(value, 1)
+
+
+def _frozen_members(value: FrozenJsonObject, level: int) -> bool:
+    """`_json_members` for the package's frozen object, whose internal mapping is checked too
+    (`object.__setattr__` can replace it with anything)."""
+    items = exact_dict_items(value._items)
+    if items is None:
+        return False
+    return _plain_keys(list(map(_first, items))) and _json_members(list(map(_second, items)), level)
 
 
 def _raw_object(raw: object, optional: bool) -> bool:
@@ -127,7 +138,7 @@ def _json_members(values: Iterable[object], level: int) -> bool:
                 return False
         elif kind is FrozenJsonObject:
             # The package's own view: checked when it was made, but its depth counts from here.
-            if not _json_members(value._items.values(), level + 1):  # type: ignore[attr-defined]  # exact type
+            if not _frozen_members(value, level + 1):  # type: ignore[arg-type]  # exact type
                 return False
         else:
             return False
@@ -256,7 +267,7 @@ def _json_blocks(content: object, pending: dict[str, str], seen: set[str], check
         if type(arguments) is dict:
             if not _plain_keys(arguments) or not _json_members(arguments.values(), 1):
                 return False
-        elif type(arguments) is not FrozenJsonObject or not _json_members(arguments._items.values(), 1):
+        elif type(arguments) is not FrozenJsonObject or not _frozen_members(arguments, 1):
             return False
         seen.add(call_id)
         pending[call_id] = name
@@ -312,7 +323,8 @@ def copy_json_object(value: object) -> dict[str, object] | None:
     kept, whatever else happens meanwhile.
     """
     if type(value) is FrozenJsonObject:
-        return _copy_object(list(value._items.items()), 1)
+        items = exact_dict_items(value._items)
+        return None if items is None else _copy_object(items, 1)
     if type(value) is dict:
         return _copy_object(list(value.items()), 1)
     return None
@@ -340,7 +352,8 @@ def _copied(value: object, level: int) -> object:
     elif kind is list or kind is tuple:
         copy = _copy_array(list(value), level + 1)  # type: ignore[call-overload]  # exact list or tuple
     elif kind is FrozenJsonObject:
-        copy = _copy_object(list(value._items.items()), level + 1)  # type: ignore[attr-defined]  # exact type
+        items = exact_dict_items(value._items)  # type: ignore[attr-defined]  # exact type
+        copy = None if items is None else _copy_object(items, level + 1)
     else:
         return _REFUSED
     return _REFUSED if copy is None else copy

@@ -265,7 +265,10 @@ def _frame(container: object, segment: PathSegment, copy: bool) -> _Frame | None
     items: list[tuple[object, object]]
     output: dict[str, object] | list[object] | None
     if type(container) is FrozenJsonObject:
-        items = [(key, value) for key, value in container._items.items()]
+        frozen = exact_dict_items(container._items)  # a tampered object's mapping may be anything
+        if frozen is None:
+            return None
+        items = frozen
         output = {} if copy else None
         is_object = True
     elif (dict_items := exact_dict_items(container)) is not None:
