@@ -11,9 +11,11 @@ import argparse
 import contextlib
 import json
 import os
+import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import BinaryIO, Final, NamedTuple
+from typing import BinaryIO, Final, NamedTuple, TextIO
 
 import msgspec
 
@@ -31,7 +33,8 @@ EXIT_VALID: Final = 0
 EXIT_INVALID: Final = 1
 EXIT_USAGE: Final = 2
 _PROGRESS_BYTES: Final = 8 * 1024 * 1024  # files larger than this show progress on a terminal
-_PROGRESS_EVERY: Final = 50_000  # lines between progress updates
+_PROGRESS_INTERVAL: Final = 0.25  # seconds between progress updates
+_CHUNK: Final = 8 * 1024 * 1024  # bytes read at a time from a JSON file
 
 
 class _Adapter(NamedTuple):
@@ -74,11 +77,135 @@ class _FileReport(msgspec.Struct, frozen=True):
     diagnostics: tuple[Diagnostic, ...]
 
 
-STDIN, STDOUT, STDERR = standard_streams()
+class _Streams:
+    """The standard streams of one run; any of them may be closed (`None`)."""
+
+    def __init__(self, stdin: BinaryIO | None, stdout: TextIO | None, stderr: TextIO | None) -> None:
+        self.stdin = stdin
+        self.stdout = stdout
+        self.stderr = stderr
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (the console script exits with it)."""
+_streams = _Streams(None, None, None)  # set by each `main`
+
+
+class _OutputFailed(Exception):
+    """Writing the output failed (standard output closed, full, or gone)."""
+
+
+def _out(text: str) -> None:
+    """A line on standard output; a failure to write is `_OutputFailed`."""
+    stream = _streams.stdout
+    if stream is None:
+        raise _OutputFailed("standard output is closed")
+    try:
+        stream.write(text + "\n")
+    except BrokenPipeError:
+        raise
+    except (OSError, ValueError) as error:  # ValueError: a closed file
+        raise _OutputFailed(f"cannot write to standard output: {_reason(error)}") from None
+
+
+def _err(text: str, *, end: str = "\n") -> None:
+    """A line on standard error, if it can be written at all (there is nowhere to report otherwise)."""
+    stream = _streams.stderr
+    if stream is None:
+        return
+    try:
+        stream.write(text + end)
+        stream.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error) or "failed"
+
+
+def _stdin_bytes() -> bytes:
+    if _streams.stdin is None:
+        raise _Unreadable("standard input is closed")
+    try:
+        return _streams.stdin.read()
+    except (OSError, ValueError) as error:
+        raise _Unreadable(f"cannot read standard input: {_reason(error)}") from None
+
+
+def _stderr_is_terminal() -> bool:
+    stream = _streams.stderr
+    try:
+        return stream is not None and stream.isatty()
+    except (OSError, ValueError):
+        return False
+
+
+def _shown(path: str) -> str:
+    """A file name as text that can be printed and encoded (undecodable bytes become U+FFFD)."""
+    try:
+        raw = path.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        raw = path.encode("utf-8", "surrogatepass")
+    return raw.decode("utf-8", "replace")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, writing its help and errors to this run's streams."""
+
+    def _print_message(self, message: str, file: object = None) -> None:
+        if not message:
+            return
+        if file is _streams.stdout or file is sys.stdout:
+            _out(message.rstrip("\n"))
+        else:
+            _err(message.rstrip("\n"))
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    stdin: BinaryIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Run the command line; returns the exit status (the console script exits with it).
+
+    The streams default to the process's own, looked up now (never at import, when standard
+    input may be closed). A failure to write the output (a full disk, a closed stream) is one
+    line on standard error and exit status 2; a reader that went away ends quietly.
+    """
+    default_in, default_out, default_err = standard_streams()
+    _streams.stdin = default_in if stdin is None else stdin
+    _streams.stdout = default_out if stdout is None else stdout
+    _streams.stderr = default_err if stderr is None else stderr
+    try:
+        status = _run(argv)
+        if _streams.stdout is not None:
+            _streams.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (`message-ir validate big.jsonl | head`): stop quietly.
+        _silence_stdout()
+        return EXIT_INVALID
+    except (_OutputFailed, OSError, ValueError) as error:
+        _silence_stdout()
+        message = str(error) if isinstance(error, _OutputFailed) else f"cannot write output: {_reason(error)}"
+        _err(f"message-ir: error: {message}")
+        return EXIT_USAGE
+    return status
+
+
+def _silence_stdout() -> None:
+    """Point the process's standard output at nowhere, so that its final flush cannot fail again."""
+    stream = _streams.stdout
+    if stream is None or stream is not sys.stdout:
+        return
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+
+
+def _run(argv: Sequence[str] | None) -> int:
     parser = _parser()
     arguments = parser.parse_args(argv, namespace=_Arguments())
     try:
@@ -90,35 +217,30 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _convert(arguments)
         if arguments.command == "formats":
             for name, description in FORMATS.items():
-                print(f"{_cli_name(name):<14}{description}")
+                _out(f"{_cli_name(name):<14}{description}")
             return EXIT_VALID
         if arguments.command == "examples":
             for name in example_names():
-                print(name)
+                _out(name)
             return EXIT_VALID
         if arguments.command == "schema":
-            print(json.dumps(transcript_schema(), indent=2))
+            _out(json.dumps(transcript_schema(), indent=2))
             return EXIT_VALID
     except _Unreadable as error:
-        print(f"message-ir: error: {error}", file=STDERR)
+        _err(f"message-ir: error: {error}")
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        # The reader went away (`message-ir validate big.jsonl | head`): stop quietly.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, STDOUT.fileno())
-        return EXIT_INVALID
-    parser.print_help(STDERR)
+    _err(parser.format_help().rstrip("\n"))
     return EXIT_USAGE
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="message-ir",
         description="Check, repair and convert agent transcripts (JSON or JSON Lines, and provider formats).",
     )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")  # subparsers are `_Parser`s too
 
     validate = commands.add_parser(
         "validate",
@@ -214,16 +336,16 @@ def _validate(parser: argparse.ArgumentParser, arguments: _Arguments) -> int:
             raise _Unreadable(f"no example named {name!r}; `message-ir examples` lists them") from None
         results.append((full_name, _check_bytes(read_example(full_name), _is_jsonl(full_name, arguments.jsonl))))
     for path in paths:
-        results.append((path, _check_path(path, _is_jsonl(path, arguments.jsonl), arguments.source_format)))
+        results.append((_shown(path), _check_path(path, _is_jsonl(path, arguments.jsonl), arguments.source_format)))
     if arguments.format == "json":
         report = [_FileReport(name, not found, found) for name, found in results]
-        print(msgspec.json.format(msgspec.json.encode(report).decode(), indent=2))
+        _out(msgspec.json.format(msgspec.json.encode(report).decode(), indent=2))
     else:
         for name, found in results:
             if not found:
-                print(f"{name}: valid")
+                _out(f"{name}: valid")
             for diagnostic in found:
-                print(_diagnostic_line(name, diagnostic))
+                _out(_diagnostic_line(name, diagnostic))
     return EXIT_INVALID if any(found for _, found in results) else EXIT_VALID
 
 
@@ -248,37 +370,69 @@ def _check_bytes(data: bytes, jsonl: bool, source_format: str | None = None) -> 
 
 def _check_path(path: str, jsonl: bool, source_format: str | None) -> tuple[Diagnostic, ...]:
     if path == "-":
-        return _check_bytes(STDIN.read(), jsonl, source_format)
+        return _check_bytes(_stdin_bytes(), jsonl, source_format)
     try:
         with open(path, "rb") as stream:
             size = os.fstat(stream.fileno()).st_size
-            progress = STDERR.isatty() and size > _PROGRESS_BYTES
+            progress = _Progress(path, size, _stderr_is_terminal() and size > _PROGRESS_BYTES)
             if not jsonl or source_format is not None:
-                if progress:
-                    print(f"message-ir: checking {path} ({size / 1e6:.0f} MB)...", file=STDERR)
-                return _check_bytes(stream.read(), jsonl, source_format)
+                return _check_bytes(_whole(stream, progress), jsonl, source_format)
             reader = JsonlReader(keep=False)
-            for line in _lines(stream, path, progress):
+            for line in _lines(stream, progress):
                 reader.line(line)
             return reader.diagnostics()
     except OSError as error:
         raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
 
 
-def _lines(stream: BinaryIO, path: str, progress: bool) -> Iterator[bytes]:
-    """The lines of a JSON Lines file; with `progress`, a line count on the terminal."""
-    count = 0
-    for count, line in enumerate(stream, start=1):  # count is used after the loop
-        if progress and count % _PROGRESS_EVERY == 0:
-            print(f"\rmessage-ir: {path}: {count:,} lines", end="", file=STDERR, flush=True)
+class _Progress:
+    """Progress by bytes read, on standard error when it is a terminal: at most a few updates
+    a second, with the rate, for JSON and JSON Lines alike."""
+
+    def __init__(self, path: str, size: int, enabled: bool) -> None:
+        self.path, self.size, self.enabled = _shown(path), size, enabled
+        self.done = 0
+        self.started = self.last = time.monotonic()
+
+    def advance(self, count: int) -> None:
+        self.done += count
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self.last < _PROGRESS_INTERVAL:
+            return
+        self.last = now
+        rate = self.done / max(now - self.started, 1e-9) / 1e6
+        _err(
+            f"\rmessage-ir: {self.path}: {self.done / 1e6:,.0f} of {self.size / 1e6:,.0f} MB ({rate:,.0f} MB/s)", end=""
+        )
+
+    def finish(self) -> None:
+        if self.enabled:
+            _err(f"\rmessage-ir: {self.path}: {self.done / 1e6:,.0f} MB, done" + " " * 20)
+
+
+def _lines(stream: BinaryIO, progress: _Progress) -> Iterator[bytes]:
+    """The lines of a JSON Lines file, counting the bytes read."""
+    for line in stream:
+        progress.advance(len(line))
         yield line
-    if progress and count >= _PROGRESS_EVERY:
-        print(f"\rmessage-ir: {path}: {count:,} lines, done", file=STDERR)
+    progress.finish()
+
+
+def _whole(stream: BinaryIO, progress: _Progress) -> bytes:
+    """The whole of a file, read in chunks to show progress."""
+    chunks: list[bytes] = []
+    while chunk := stream.read(_CHUNK):
+        chunks.append(chunk)
+        progress.advance(len(chunk))
+    progress.finish()
+    return b"".join(chunks)
 
 
 def _read(path: str) -> bytes:
     if path == "-":
-        return STDIN.read()
+        return _stdin_bytes()
     try:
         with open(path, "rb") as stream:
             return stream.read()
@@ -298,11 +452,11 @@ def _repair(arguments: _Arguments) -> int:
         repaired = repair_transcript(messages)
     except TranscriptError as error:
         for diagnostic in error.diagnostics:
-            print(_diagnostic_line(path, diagnostic), file=STDERR)
-        print(f"message-ir: {path}: not repaired: repair fixes linkage only", file=STDERR)
+            _err(_diagnostic_line(path, diagnostic))
+        _err(f"message-ir: {path}: not repaired: repair fixes linkage only")
         return EXIT_INVALID
     for fix in repaired.fixes:
-        print(_fix_line(path, fix), file=STDERR)
+        _err(_fix_line(path, fix))
     out_jsonl = _is_jsonl(output, arguments.jsonl) if output else jsonl
     encoded = encode_jsonl(repaired.messages) if out_jsonl else encode_transcript(repaired.messages) + b"\n"
     _write(output, encoded)
@@ -317,12 +471,12 @@ def _repair_format(path: str, output: str | None, data: bytes, adapter: str) -> 
         conversation = module.load(data)
     except FormatError as error:
         for diagnostic in error.diagnostics:
-            print(_diagnostic_line(path, diagnostic), file=STDERR)
-        print(f"message-ir: {path}: not repaired: not {_cli_name(adapter)} data", file=STDERR)
+            _err(_diagnostic_line(path, diagnostic))
+        _err(f"message-ir: {path}: not repaired: not {_cli_name(adapter)} data")
         return EXIT_INVALID
     repaired = repair_transcript(conversation.messages)
     for fix in repaired.fixes:
-        print(_fix_line(path, fix), file=STDERR)
+        _err(_fix_line(path, fix))
     written = module.dumps(conversation.replace(messages=repaired.messages))
     _write(output, written + b"\n")
     unrepaired = any(fix.action == "unrepaired" for fix in repaired.fixes)
@@ -339,13 +493,13 @@ def _convert(arguments: _Arguments) -> int:
         conversation = _ADAPTERS[source].load(data)
     except FormatError as error:
         for diagnostic in error.diagnostics:
-            print(_diagnostic_line(path, diagnostic), file=STDERR)
-        print(f"message-ir: {path}: not converted: not {_cli_name(source)} data", file=STDERR)
+            _err(_diagnostic_line(path, diagnostic))
+        _err(f"message-ir: {path}: not converted: not {_cli_name(source)} data")
         return EXIT_INVALID
     converted = convert(conversation, to=target)
     for note in converted.notes:
         index = "-" if note.message_index is None else str(note.message_index)
-        print(f"{path}:{index}: {note.code} {note.message} (at {note.path})", file=STDERR)
+        _err(f"{path}:{index}: {note.code} {note.message} (at {note.path})")
     written = _ADAPTERS[target].dumps(converted)
     _write(arguments.output, written + b"\n")
     return EXIT_VALID
@@ -362,9 +516,12 @@ def _decode_shape_only(data: bytes, jsonl: bool) -> tuple[Message, ...]:
 
 def _write(output: str | None, data: bytes) -> None:
     if output is None or output == "-":
-        STDOUT.flush()
-        STDOUT.buffer.write(data)
-        STDOUT.buffer.flush()
+        stream = _streams.stdout
+        if stream is None:
+            raise _OutputFailed("standard output is closed")
+        stream.flush()
+        stream.buffer.write(data)
+        stream.buffer.flush()
         return
     # A temporary file beside the target, flushed to disk, then renamed over it: a failed
     # write (disk full, a file size limit) leaves the target as it was, even when it is IN.

@@ -120,6 +120,8 @@ def more_digits_than(value: int, limit: int) -> bool:
     return abs(value) >= bound
 
 
-def standard_streams() -> tuple[BinaryIO, TextIO, TextIO]:
-    """Standard input (as bytes), output and error; typeshed types them `TextIO | Any`."""
-    return sys.stdin.buffer, sys.stdout, sys.stderr
+def standard_streams() -> tuple[BinaryIO | None, TextIO | None, TextIO | None]:
+    """Standard input (as bytes), output and error, each `None` when closed; typeshed types
+    them `TextIO | Any`."""
+    stdin = sys.stdin
+    return (None if stdin is None else stdin.buffer), sys.stdout, sys.stderr
