@@ -27,7 +27,6 @@ from message_ir import (
     validate_jsonl,
     validate_transcript,
 )
-from message_ir._codec import refused_by_msgspec
 
 
 def sample() -> tuple[Message, ...]:
@@ -311,13 +310,48 @@ def test_struct_json_is_msgspec_compatible() -> None:
     assert msgspec.json.decode(encode_transcript(sample())) == json.loads(encode_transcript(sample()))
 
 
-def test_a_refusal_the_guard_cannot_explain_is_still_a_refusal() -> None:
-    # Reached only if msgspec and json.loads disagree in a way not known today.
-    assert refused_by_msgspec(msgspec.ValidationError("Expected `str`, got `int` - at `$[2].id`")) == Diagnostic(
-        "INVALID_JSON", 2, "$[2].id", "Refused by the decoder: Expected `str`, got `int`"
+def test_a_repeated_key_keeps_its_last_value_in_every_decoder() -> None:
+    line = '{"role":"user","id":5,"id":"b","content":"x"}'
+    assert validate_transcript(json.loads(f"[{line}]")) == ()
+    assert decode_transcript(f"[{line}]") == (user_message(id="b", content="x"),)
+    assert decode_jsonl(line) == (user_message(id="b", content="x"),)
+    assert validate_jsonl([line]) == ()
+
+
+def test_a_repeated_discriminant_with_another_value_is_a_duplicate_key() -> None:
+    retagged = Diagnostic(
+        "DUPLICATE_KEY", 0, "$[0].role", "Key appears twice with different values; refused rather than keeping the last"
     )
-    assert refused_by_msgspec(None) == Diagnostic("INVALID_JSON", None, "$", "Refused by the decoder: its arguments")
-    assert refused_by_msgspec(msgspec.ValidationError("Invalid value 'x' - at `$[0].role`")).code == "DUPLICATE_KEY"
+    for line in (
+        '{"role":5,"role":"user","id":"b","content":"x"}',
+        '{"role":"assistant","role":"user","id":"b","content":"x"}',
+    ):
+        assert refusal(f"[{line}]") == (retagged,)
+        assert validate_jsonl([line]) == (retagged,)
+    block = '{"role":"assistant","id":"a","content":[{"type":"toolCall","type":"text","text":"t"}]}'
+    assert refusal(f"[{block}]") == (
+        Diagnostic(
+            "DUPLICATE_KEY",
+            0,
+            "$[0].content[0].type",
+            "Key appears twice with different values; refused rather than keeping the last",
+        ),
+    )
+    same = '[{"role":"user","role":"user","id":"b","content":"x"}]'
+    assert decode_transcript(same) == (user_message(id="b", content="x"),)
+
+
+def test_a_repeated_type_inside_arguments_is_an_ordinary_key() -> None:
+    text = (
+        '[{"role":"assistant","id":"a","content":[{"type":"toolCall","id":"c","name":"n",'
+        '"arguments":{"type":1,"type":"x"}}]},'
+        '{"role":"toolResult","id":"r","toolCallId":"c","toolName":"n","content":"","isError":false}]'
+    )
+    decoded = decode_transcript(text)
+    assert validate_transcript(json.loads(text)) == ()
+    call = decoded[0].content[0]
+    assert type(call) is ToolCall
+    assert call.arguments == {"type": "x"}
 
 
 def test_str_input_with_a_raw_lone_surrogate_is_explained_not_raised() -> None:

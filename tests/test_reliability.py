@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import pickle
 
 import msgspec
@@ -15,15 +16,19 @@ from message_ir import (
     ConstructionError,
     Diagnostic,
     FrozenJsonObject,
+    Message,
     ToolCall,
     TranscriptError,
+    assistant_message,
     decode_jsonl,
     decode_transcript,
     encode_transcript,
     is_json_value,
     is_message_json,
     repair_transcript,
+    text_block,
     tool_call,
+    tool_result_message,
     user_message,
     validate_jsonl,
     validate_transcript,
@@ -229,3 +234,81 @@ def test_a_tampered_frozen_object_is_refused_by_every_path(inside: object, probl
     )
     with pytest.raises(ConstructionError):
         loose(tool_call)(id="c", name="n", arguments=arguments)
+
+
+# --- duplicate keys at every level: the decoder agrees with the validator on json.loads -------
+
+
+def _transcript_json() -> list[dict[str, object]]:
+    messages: list[Message] = [
+        user_message(id="u", content="hi", meta={"source": {"line": 1}}),
+        assistant_message(
+            id="a",
+            content=[
+                text_block(text="reading"),
+                {
+                    "type": "toolCall",
+                    "id": "c",
+                    "name": "read",
+                    "arguments": {"path": "x", "opts": {"deep": [1, {"k": 2}]}},
+                },
+                {"type": "opaque", "format": "f", "kind": "k", "data": {"sig": "s"}},
+            ],
+        ),
+    ]
+    messages.append(tool_result_message(id="r", tool_call_id="c", tool_name="read", content="ok"))
+    parsed = json.loads(encode_transcript(messages))
+    assert type(parsed) is list
+    return parsed
+
+
+def _objects(value: object) -> list[dict[str, object]]:
+    found: list[dict[str, object]] = []
+    if type(value) is dict:
+        found.append(value)
+        for item in value.values():
+            found.extend(_objects(item))
+    elif type(value) is list:
+        for item in value:
+            found.extend(_objects(item))
+    return found
+
+
+def _dumps(value: object, target: int, key: str, junk: object) -> str:
+    """JSON text of `value`, with `key: junk` written first inside the object whose id is `target`."""
+    if type(value) is dict:
+        pairs = [f"{json.dumps(k)}:{_dumps(v, target, key, junk)}" for k, v in value.items()]
+        if id(value) == target:
+            pairs.insert(0, f"{json.dumps(key)}:{json.dumps(junk)}")
+        return "{" + ",".join(pairs) + "}"
+    if type(value) is list:
+        return "[" + ",".join(_dumps(item, target, key, junk) for item in value) + "]"
+    return json.dumps(value)
+
+
+_JUNK = st.none() | st.integers() | st.text(max_size=3) | st.lists(st.integers(), max_size=2) | st.just({"x": 1})
+
+
+@given(st.data(), _JUNK)
+def test_a_repeated_key_anywhere_is_read_as_json_loads_reads_it(data: st.DataObject, junk: object) -> None:
+    value = _transcript_json()
+    objects = _objects(value)
+    target = data.draw(st.sampled_from(objects))
+    key = data.draw(st.sampled_from(sorted(target)))
+    text = _dumps(value, id(target), key, junk)
+    parsed = json.loads(text)
+    expected = validate_transcript(parsed)
+    records = [*value, *(block for message in value for block in _blocks(message))]
+    is_tag_here = key in ("role", "type") and junk != target[key] and any(target is record for record in records)
+    if expected or is_tag_here:
+        with pytest.raises(TranscriptError) as refused:
+            decode_transcript(text)
+        found = refused.value.diagnostics
+        assert found == expected if expected else [d.code for d in found] == ["DUPLICATE_KEY"]
+    else:
+        assert decode_transcript(text) == decode_transcript(json.dumps(parsed))
+
+
+def _blocks(message: dict[str, object]) -> list[object]:
+    content = message.get("content")
+    return content if type(content) is list else []

@@ -16,19 +16,22 @@ for the parsed JSON. Text that is not UTF-8 or not JSON, or that nests deeper th
 `PARSE_DEPTH` (beyond anything valid), gets a boundary diagnostic of its own instead, and
 so does a message or block whose `role` or `type` key appears twice with different values
 (msgspec refuses it where `json.loads` would silently keep the last one), and anything
-else msgspec refused that the guard cannot explain (`refused_by_msgspec`).
+and when `json.loads`'s reading is valid after all (msgspec refuses a repeated key whose
+first value is wrong; `json.loads`, the validator and JavaScript keep the last), the
+messages are built from that reading, so decoding agrees with the validator.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Mapping, Sequence
+from typing import Final, NamedTuple, TypeAlias, cast
 
 import msgspec
 
-from message_ir._diagnostics import LINKAGE_CODES, Diagnostic, TranscriptError
+from message_ir._constructors import BlockInput, assistant_message, tool_result_message, user_message
+from message_ir._diagnostics import LINKAGE_CODES, Diagnostic, TranscriptError, by_message_index
 from message_ir._json_values import (
+    JsonInput,
     arguments_text,
     compact_all,
     depth_exceeds,
@@ -46,7 +49,13 @@ from message_ir._model import (
     ToolResultMessage,
     mark_checked,
 )
-from message_ir._untyped import encode_json, force_setattr, loads
+from message_ir._untyped import (
+    encode_json,
+    exact_dict_items,
+    exact_sequence_items,
+    force_setattr,
+    loads_tracking_tags,
+)
 from message_ir._validate import require_shape, validate_transcript
 
 PARSE_DEPTH: Final = 512
@@ -57,8 +66,6 @@ explain moderately deep text precisely, and the bound keeps the parser's recursi
 """
 
 _transcript_decoder: Final = msgspec.json.Decoder(list[Message])
-_MSGSPEC_PATH: Final = re.compile(r" - at `(\$[^`]*)`$")
-_MSGSPEC_INDEX: Final = re.compile(r"\$\[(\d+)\]")
 
 
 def encode_transcript(messages: Sequence[Message]) -> bytes:
@@ -86,11 +93,11 @@ def decode_transcript(data: bytes | str, *, check_linkage: bool = True) -> tuple
         raise TypeError(f"decode_transcript(): Expected `bytes` or `str`, got `{type_name(data)}`")
     try:
         messages = _transcript_decoder.decode(data)
-    except (msgspec.DecodeError, RecursionError, UnicodeError) as error:
-        raise TranscriptError(explain(data, error, check_linkage)) from None
+    except (msgspec.DecodeError, RecursionError, UnicodeError):
+        return _explained(data, check_linkage)
     outcome = finish_decoded(messages)
     if outcome is REFUSED:
-        raise TranscriptError(explain(data, None, check_linkage))
+        return _explained(data, check_linkage)
     if outcome is UNLINKED and check_linkage:
         events: list[LinkEvent] = []
         for index, message in enumerate(messages):
@@ -102,6 +109,13 @@ def decode_transcript(data: bytes | str, *, check_linkage: bool = True) -> tuple
 LINKED: Final = "linked"
 UNLINKED: Final = "unlinked"
 REFUSED: Final = "refused"
+
+
+def _explained(data: bytes | str, check_linkage: bool) -> tuple[Message, ...]:
+    diagnostics, messages = explain(data, check_linkage)
+    if diagnostics:
+        raise TranscriptError(diagnostics)
+    return messages
 
 
 def finish_decoded(messages: list[Message]) -> str:
@@ -198,60 +212,113 @@ def link_events(index: int, message: Message, events: list[LinkEvent]) -> None:
         events.append(LinkEvent(False, index, -1, message.tool_call_id, message.tool_name, True))
 
 
-def parse_json(data: bytes | str) -> tuple[object, Diagnostic | None]:
-    """`(json.loads(data), None)`, or `(None, diagnostic)` when it is not one readable value."""
+class Parsed(NamedTuple):
+    """What `parse_json` read: the value (as `json.loads` reads it, keeping the last of a
+    repeated key), the `id()`s of its objects whose `role` or `type` key was repeated with
+    another value, or the diagnostic for text that is not one JSON value."""
+
+    value: object
+    retagged: dict[int, str]
+    problem: Diagnostic | None
+
+
+def parse_json(data: bytes | str) -> Parsed:
+    """Read `data` as `json.loads` does, noting repeated discriminants (see `Parsed`)."""
     if type(data) is bytes:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as error:
-            return None, Diagnostic("INVALID_JSON", None, "$", f"Invalid UTF-8 at byte {error.start}")
+            return Parsed(None, {}, Diagnostic("INVALID_JSON", None, "$", f"Invalid UTF-8 at byte {error.start}"))
         raw = data
     else:
         assert type(data) is str
         text = data
         raw = data.encode("utf-8", "surrogatepass")
     if depth_exceeds(raw, PARSE_DEPTH):
-        return None, Diagnostic("JSON_TOO_DEEP", None, "$", f"JSON nested deeper than {PARSE_DEPTH} levels")
+        problem = Diagnostic("JSON_TOO_DEEP", None, "$", f"JSON nested deeper than {PARSE_DEPTH} levels")
+        return Parsed(None, {}, problem)
     try:
-        return loads(text), None
+        value, retagged = loads_tracking_tags(text, _TAGS)
     except RecursionError:
-        return None, Diagnostic("JSON_TOO_DEEP", None, "$", "JSON nested too deeply to parse")
+        return Parsed(None, {}, Diagnostic("JSON_TOO_DEEP", None, "$", "JSON nested too deeply to parse"))
     except ValueError as error:  # JSONDecodeError, and int too large to convert
-        return None, Diagnostic("INVALID_JSON", None, "$", f"Invalid JSON: {error}")
+        return Parsed(None, {}, Diagnostic("INVALID_JSON", None, "$", f"Invalid JSON: {error}"))
+    return Parsed(value, retagged, None)
 
 
-def explain(data: bytes | str, error: Exception | None, check_linkage: bool) -> tuple[Diagnostic, ...]:
-    """The diagnostics for text the fast path refused (see the module docstring)."""
-    value, problem = parse_json(data)
-    if problem is not None:
-        return (problem,)
-    found = validate_transcript(value)
-    if not check_linkage:
-        found = tuple(diagnostic for diagnostic in found if diagnostic.code not in LINKAGE_CODES)
-    if found:
-        return found
-    return (refused_by_msgspec(error),)
+_TAGS: Final = ("role", "type")
+_RETAGGED: Final = "Key appears twice with different values; refused rather than keeping the last"
 
 
-def refused_by_msgspec(error: Exception | None) -> Diagnostic:
-    """A diagnostic for what msgspec refused and the guard accepts of `json.loads`'s reading.
+def retagged_diagnostics(index: int, message: object, retagged: dict[int, str]) -> list[Diagnostic]:
+    """`DUPLICATE_KEY` for a message at `index`, and its blocks, whose discriminant was repeated
+    with another value: taking the last `role` silently is how a forged message gets in."""
+    if not retagged:
+        return []
+    found: list[Diagnostic] = []
+    key = retagged.get(id(message))
+    if key is not None:
+        found.append(Diagnostic("DUPLICATE_KEY", index, f"$[{index}].{key}", _RETAGGED))
+    items = exact_dict_items(message)
+    content = None if items is None else dict(items).get("content")
+    for number, block in enumerate(exact_sequence_items(content) or ()):
+        key = retagged.get(id(block))
+        if key is not None and type(block) is dict:
+            found.append(Diagnostic("DUPLICATE_KEY", index, f"$[{index}].content[{number}].{key}", _RETAGGED))
+    return found
 
-    The one known case is a repeated `role` or `type` key whose last value is valid:
-    `json.loads` keeps the last, msgspec refuses a second, different tag (`Invalid value`).
-    Anything else would be a disagreement between the two readers; it is reported as
-    `INVALID_JSON` with msgspec's own words rather than let through.
+
+class Explained(NamedTuple):
+    """The explaining path's answer: the diagnostics, or (none found) the messages as read."""
+
+    diagnostics: tuple[Diagnostic, ...]
+    messages: tuple[Message, ...]
+
+
+def explain(data: bytes | str, check_linkage: bool) -> Explained:
+    """The diagnostics for text the fast path refused (see the module docstring), or, when
+    `json.loads`'s reading of it is valid, its messages built from that reading.
+
+    msgspec refuses a repeated key whose first value is wrong even when the last (which
+    `json.loads`, the validator and JavaScript keep) is right; such a transcript is valid,
+    and decoding it gives what the validator accepted.
     """
-    text = "" if error is None else str(error)
-    match = _MSGSPEC_PATH.search(text)
-    path = match.group(1) if match else "$"
-    index_match = _MSGSPEC_INDEX.match(path)
-    index = int(index_match.group(1)) if index_match else None
-    if text.startswith("Invalid value"):
-        return Diagnostic(
-            "DUPLICATE_KEY",
-            index,
-            path,
-            "Key appears twice with different values; refused rather than keeping the last",
-        )
-    reason = text.split(" - at `", maxsplit=1)[0] or "its arguments"
-    return Diagnostic("INVALID_JSON", index, path, f"Refused by the decoder: {reason}")
+    value, retagged, problem = parse_json(data)
+    if problem is not None:
+        return Explained((problem,), ())
+    found = list(validate_transcript(value))
+    if not check_linkage:
+        found = [diagnostic for diagnostic in found if diagnostic.code not in LINKAGE_CODES]
+    explained = {diagnostic.message_index for diagnostic in found}
+    for index, message in enumerate(exact_sequence_items(value) or ()):
+        if index not in explained:  # a message the validator finds nothing wrong with
+            found.extend(retagged_diagnostics(index, message, retagged))
+    if found:
+        found.sort(key=by_message_index)
+        return Explained(tuple(found), ())
+    return Explained((), tuple(message_from_json(message) for message in exact_sequence_items(value) or ()))
+
+
+JsonObjectInput: TypeAlias = Mapping[str, JsonInput]
+
+
+def message_from_json(message: object) -> Message:
+    """The message of a JSON-form record that the shape pass has accepted, via the constructors."""
+    fields = dict(exact_dict_items(message) or ())
+    role, message_id, meta = (
+        fields["role"],
+        cast("str", fields["id"]),
+        cast("JsonObjectInput | None", fields.get("meta")),
+    )
+    if role == "user":
+        return user_message(id=message_id, content=cast("str", fields["content"]), meta=meta)
+    if role == "assistant":
+        return assistant_message(id=message_id, content=cast("list[BlockInput]", fields["content"]), meta=meta)
+    return tool_result_message(
+        id=message_id,
+        tool_call_id=cast("str", fields["toolCallId"]),
+        tool_name=cast("str", fields["toolName"]),
+        content=cast("str", fields["content"]),
+        is_error=cast("bool", fields["isError"]),
+        meta=meta,
+    )

@@ -16,7 +16,7 @@ from typing import Final
 
 import msgspec
 
-from message_ir._codec import REFUSED, finish_decoded, link_events, parse_json, refused_by_msgspec
+from message_ir._codec import REFUSED, finish_decoded, link_events, message_from_json, parse_json, retagged_diagnostics
 from message_ir._diagnostics import Diagnostic, TranscriptError, by_message_index
 from message_ir._json_values import type_name
 from message_ir._linkage import check_linkage as link_diagnostics
@@ -58,26 +58,37 @@ class JsonlReader:
             raise TypeError(f"Expected each line as `bytes` or `str`, got `{type_name(line)}`")
         try:
             message = _message_decoder.decode(line)
-        except (msgspec.DecodeError, RecursionError, UnicodeError) as error:
-            self.explain(index, line, error)
-            return
-        if finish_decoded([message]) == REFUSED:
-            self.explain(index, line, None)
-            return
+        except (msgspec.DecodeError, RecursionError, UnicodeError):
+            explained = self.explain(index, line)
+            if explained is None:
+                return
+            message = explained
+        else:
+            if finish_decoded([message]) == REFUSED:
+                explained = self.explain(index, line)
+                if explained is None:
+                    return
+                message = explained
         link_events(index, message, self.check.events)
         if self.keep:
             self.messages.append(message)
 
-    def explain(self, index: int, line: bytes | str, error: Exception | None) -> None:
-        value, problem = parse_json(line)
+    def explain(self, index: int, line: bytes | str) -> Message | None:
+        """Report what is wrong with a line the fast path refused; or, when `json.loads`'s
+        reading of it is a well-formed message (see `message_ir._codec.explain`), that message."""
+        value, retagged, problem = parse_json(line)
         if problem is not None:
             self.check.report(problem.code, index, f"$[{index}]", f"Line {index + 1}: {problem.message}")
-            return
+            return None
         before = len(self.check.diagnostics)
+        events = len(self.check.events)
         self.check.checked_message(index, value)
         if len(self.check.diagnostics) == before:
-            refusal = refused_by_msgspec(error)
-            self.check.report(refusal.code, index, f"$[{index}]" + refusal.path[1:], refusal.message)
+            self.check.diagnostics.extend(retagged_diagnostics(index, value, retagged))
+        if len(self.check.diagnostics) > before:
+            return None
+        del self.check.events[events:]  # the message's own events are added with it
+        return message_from_json(value)
 
     def diagnostics(self) -> tuple[Diagnostic, ...]:
         """Every diagnostic so far, shape and linkage, sorted by line."""

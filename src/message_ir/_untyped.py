@@ -58,6 +58,24 @@ def loads(text: str) -> object:
     return json.loads(text)
 
 
+def loads_tracking_tags(text: str, tags: tuple[str, ...]) -> tuple[object, dict[int, str]]:
+    """`json.loads`, and by `id()` the objects in it where a key of `tags` appears twice with
+    different values, with that key (the value kept is the last, as `json.loads` keeps it)."""
+    repeated: dict[int, str] = {}
+
+    def hook(pairs: list[tuple[str, object]]) -> dict[str, object]:
+        record: dict[str, object] = {}
+        for key, value in pairs:
+            if key in tags and key in record:
+                kept = record[key]
+                if type(kept) is not type(value) or kept != value:  # plain JSON values: no caller code
+                    repeated[id(record)] = key
+            record[key] = value
+        return record
+
+    return json.loads(text, object_pairs_hook=hook), repeated
+
+
 def force_setattr(struct: msgspec.Struct, name: str, value: object) -> None:
     """Set a field of a frozen Struct that the package has just made itself."""
     msgspec.structs.force_setattr(struct, name, value)
