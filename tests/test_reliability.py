@@ -312,3 +312,39 @@ def test_a_repeated_key_anywhere_is_read_as_json_loads_reads_it(data: st.DataObj
 def _blocks(message: dict[str, object]) -> list[object]:
     content = message.get("content")
     return content if type(content) is list else []
+
+
+# --- linkage followed line by line gives what the whole transcript gives ----------------------
+
+from message_ir._linkage import LinkEvent, check_linkage  # noqa: E402
+from message_ir._stream_linkage import StreamingLinkage  # noqa: E402
+
+
+@st.composite
+def link_events(draw: st.DrawFn) -> list[LinkEvent]:
+    events: list[LinkEvent] = []
+    for index in range(draw(st.integers(0, 12))):
+        for block in range(draw(st.integers(1, 2))):
+            is_call = draw(st.booleans())
+            events.append(
+                LinkEvent(
+                    is_call,
+                    index,
+                    block if is_call else -1,
+                    draw(st.sampled_from(["a", "b", "c"])),
+                    draw(st.sampled_from(["read", "write"])),
+                    draw(st.booleans()),
+                )
+            )
+            if not is_call:
+                break  # a result message holds one result
+    return events
+
+
+@given(link_events())
+def test_streaming_linkage_gives_the_whole_transcripts_diagnostics(events: list[LinkEvent]) -> None:
+    linkage = StreamingLinkage()
+    streamed = [diagnostic for event in events for diagnostic in linkage.add(event)]
+    streamed.extend(linkage.finish())
+    streamed.sort(key=lambda diagnostic: diagnostic.message_index or 0)
+    assert streamed == check_linkage(events)

@@ -28,7 +28,7 @@ from message_ir._guards import (
     is_user_message_json,
 )
 from message_ir._json_values import FrozenJsonObject, JsonData, JsonInput, JsonValue, frozen_json_object
-from message_ir._jsonl import decode_jsonl, encode_jsonl, validate_jsonl
+from message_ir._jsonl import decode_jsonl, encode_jsonl, iter_jsonl_diagnostics, validate_jsonl
 from message_ir._limits import MAX_DEPTH
 from message_ir._model import (
     AssistantBlock,
@@ -99,6 +99,7 @@ __all__ = [
     "is_tool_result_message_json",
     "is_transcript_json",
     "is_user_message_json",
+    "iter_jsonl_diagnostics",
     "opaque_block",
     "repair_transcript",
     "text_block",

@@ -67,6 +67,7 @@ class _Arguments(argparse.Namespace):
     output: str | None
     source_format: str | None
     target_format: str
+    max_diagnostics: int | None
 
 
 class _FileReport(msgspec.Struct, frozen=True):
@@ -254,6 +255,12 @@ def _parser() -> argparse.ArgumentParser:
     validate.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     validate.add_argument("--jsonl", action="store_true", help="read every input as JSON Lines")
     validate.add_argument(
+        "--max-diagnostics",
+        type=_positive,
+        metavar="N",
+        help="stop after N diagnostics (default: no limit); a JSON Lines log stops being read there",
+    )
+    validate.add_argument(
         "--from",
         dest="source_format",
         type=_format_argument,
@@ -301,6 +308,16 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _positive(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1, got {text!r}")
+    return number
+
+
 def _cli_name(name: str) -> str:
     return name.replace("_", "-")
 
@@ -328,25 +345,40 @@ def _validate(parser: argparse.ArgumentParser, arguments: _Arguments) -> int:
     paths, examples = arguments.paths, arguments.example
     if not paths and not examples:
         parser.error("validate: give at least one PATH or --example NAME")
-    results: list[tuple[str, tuple[Diagnostic, ...]]] = []
+    sources: list[tuple[str, Iterator[Diagnostic]]] = []  # iterators: nothing is read until its turn
     for name in examples:
         try:
             full_name = resolve_example(name)
         except KeyError:
             raise _Unreadable(f"no example named {name!r}; `message-ir examples` lists them") from None
-        results.append((full_name, _check_bytes(read_example(full_name), _is_jsonl(full_name, arguments.jsonl))))
+        sources.append((full_name, _check_example(full_name, _is_jsonl(full_name, arguments.jsonl))))
     for path in paths:
-        results.append((_shown(path), _check_path(path, _is_jsonl(path, arguments.jsonl), arguments.source_format)))
-    if arguments.format == "json":
-        report = [_FileReport(name, not found, found) for name, found in results]
-        _out(msgspec.json.format(msgspec.json.encode(report).decode(), indent=2))
-    else:
-        for name, found in results:
-            if not found:
-                _out(f"{name}: valid")
-            for diagnostic in found:
+        sources.append((_shown(path), _check_path(path, _is_jsonl(path, arguments.jsonl), arguments.source_format)))
+    cap = arguments.max_diagnostics
+    text = arguments.format == "text"
+    reports: list[_FileReport] = []
+    total = 0
+    for name, diagnostics in sources:
+        found: list[Diagnostic] = []
+        seen = 0
+        for diagnostic in diagnostics:  # printed as they come: a log's shape problems as it is read
+            seen += 1
+            total += 1
+            if text:
                 _out(_diagnostic_line(name, diagnostic))
-    return EXIT_INVALID if any(found for _, found in results) else EXIT_VALID
+            else:
+                found.append(diagnostic)
+            if cap is not None and total >= cap:
+                break
+        if text and seen == 0:
+            _out(f"{name}: valid")
+        reports.append(_FileReport(name, seen == 0, tuple(found)))
+        if cap is not None and total >= cap:
+            _err(f"message-ir: stopped after {total} diagnostics (--max-diagnostics {cap})")
+            break
+    if not text:
+        _out(msgspec.json.format(msgspec.json.encode(reports).decode(), indent=2))
+    return EXIT_INVALID if total else EXIT_VALID
 
 
 def _diagnostic_line(name: str, diagnostic: Diagnostic) -> str:
@@ -368,21 +400,29 @@ def _check_bytes(data: bytes, jsonl: bool, source_format: str | None = None) -> 
     return ()
 
 
-def _check_path(path: str, jsonl: bool, source_format: str | None) -> tuple[Diagnostic, ...]:
+def _check_example(name: str, jsonl: bool) -> Iterator[Diagnostic]:
+    yield from _check_bytes(read_example(name), jsonl)
+
+
+def _check_path(path: str, jsonl: bool, source_format: str | None) -> Iterator[Diagnostic]:
+    """The diagnostics of one file, as they are found (a JSON Lines log is read line by line)."""
     if path == "-":
-        return _check_bytes(_stdin_bytes(), jsonl, source_format)
+        yield from _check_bytes(_stdin_bytes(), jsonl, source_format)
+        return
     try:
         with open(path, "rb") as stream:
             size = os.fstat(stream.fileno()).st_size
             progress = _Progress(path, size, _stderr_is_terminal() and size > _PROGRESS_BYTES)
             if not jsonl or source_format is not None:
-                return _check_bytes(_whole(stream, progress), jsonl, source_format)
-            reader = JsonlReader(keep=False)
-            for line in _lines(stream, progress):
-                reader.line(line)
-            return reader.diagnostics()
+                found = _check_bytes(_whole(stream, progress), jsonl, source_format)
+            else:
+                reader = JsonlReader(keep=False)
+                for line in _lines(stream, progress):
+                    yield from reader.line(line)
+                found = tuple(reader.finish())
     except OSError as error:
         raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
+    yield from found
 
 
 class _Progress:

@@ -1,8 +1,9 @@
 """JSON Lines: one message a line, as session logs are kept.
 
 Each line is decoded on its own (the same fast path as `decode_transcript`, one message at a
-time), so a log is checked in memory bounded by its longest line plus one small record per
-tool call and result for linkage. A diagnostic's `message_index` is the line's index (from
+time), and linkage is followed as the lines come (`message_ir._stream_linkage`), so a log is
+checked in memory bounded by its longest line plus one integer per call ID and a small
+record per call still waiting for its result. A diagnostic's `message_index` is the line's index (from
 0) and its path is `$[index]...`, exactly as `validate_transcript` reports the list of
 parsed lines. Lines end with `\\n` (a `\\r` before it is allowed); the last line may lack it.
 An empty line is not a message and is refused (`INVALID_JSON`); only an empty file is the
@@ -11,17 +12,18 @@ empty transcript.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
 import msgspec
 
 from message_ir._codec import REFUSED, finish_decoded, link_events, message_from_json, parse_json, retagged_diagnostics
-from message_ir._diagnostics import Diagnostic, TranscriptError, by_message_index
+from message_ir._diagnostics import LINKAGE_CODES, Diagnostic, TranscriptError, by_message_index
 from message_ir._json_values import type_name
-from message_ir._linkage import check_linkage as link_diagnostics
+from message_ir._linkage import LinkEvent
 from message_ir._model import Message
 from message_ir._shape import ShapeCheck
+from message_ir._stream_linkage import StreamingLinkage
 from message_ir._untyped import encode_json
 from message_ir._validate import require_shape
 
@@ -38,15 +40,21 @@ def encode_jsonl(messages: Sequence[Message]) -> bytes:
 
 
 class JsonlReader:
-    """Reads a log line by line, keeping the messages only if asked to."""
+    """Reads a log line by line, keeping the messages only if asked to.
+
+    `line` returns the diagnostics that are certain once the line is read (its shape, a
+    repeated call ID); `finish` the linkage diagnostics only the end makes certain. Nothing
+    of a line is kept after it is read but what `StreamingLinkage` keeps (and the message,
+    with `keep`).
+    """
 
     def __init__(self, *, keep: bool) -> None:
-        self.check = ShapeCheck()
+        self.linkage = StreamingLinkage()
         self.keep = keep
         self.messages: list[Message] = []
         self.count = 0
 
-    def line(self, line: bytes | str) -> None:
+    def line(self, line: bytes | str) -> list[Diagnostic]:
         """Read the next line (with or without its line ending)."""
         index = self.count
         self.count += 1
@@ -56,45 +64,48 @@ class JsonlReader:
             line = line.removesuffix("\n").removesuffix("\r")
         else:
             raise TypeError(f"Expected each line as `bytes` or `str`, got `{type_name(line)}`")
+        events: list[LinkEvent] = []
+        found: list[Diagnostic] = []
+        message: Message | None
         try:
             message = _message_decoder.decode(line)
         except (msgspec.DecodeError, RecursionError, UnicodeError):
-            explained = self.explain(index, line)
-            if explained is None:
-                return
-            message = explained
-        else:
-            if finish_decoded([message]) == REFUSED:
-                explained = self.explain(index, line)
-                if explained is None:
-                    return
-                message = explained
-        link_events(index, message, self.check.events)
-        if self.keep:
-            self.messages.append(message)
+            message = None
+        if message is not None and finish_decoded([message]) == REFUSED:
+            message = None
+        if message is None:
+            message = self.explain(index, line, found, events)
+        if message is not None:
+            link_events(index, message, events)
+            if self.keep:
+                self.messages.append(message)
+        for event in events:
+            found.extend(self.linkage.add(event))
+        return found
 
-    def explain(self, index: int, line: bytes | str) -> Message | None:
-        """Report what is wrong with a line the fast path refused; or, when `json.loads`'s
-        reading of it is a well-formed message (see `message_ir._codec.explain`), that message."""
+    def explain(
+        self, index: int, line: bytes | str, found: list[Diagnostic], events: list[LinkEvent]
+    ) -> Message | None:
+        """Report what is wrong with a line the fast path refused (into `found`, with the link
+        events of what could be read into `events`); or, when `json.loads`'s reading of it is
+        a well-formed message (see `message_ir._codec.explain`), that message."""
         value, retagged, problem = parse_json(line)
         if problem is not None:
-            self.check.report(problem.code, index, f"$[{index}]", f"Line {index + 1}: {problem.message}")
+            found.append(Diagnostic(problem.code, index, f"$[{index}]", f"Line {index + 1}: {problem.message}"))
             return None
-        before = len(self.check.diagnostics)
-        events = len(self.check.events)
-        self.check.checked_message(index, value)
-        if len(self.check.diagnostics) == before:
-            self.check.diagnostics.extend(retagged_diagnostics(index, value, retagged))
-        if len(self.check.diagnostics) > before:
-            return None
-        del self.check.events[events:]  # the message's own events are added with it
-        return message_from_json(value)
+        check = ShapeCheck()
+        check.checked_message(index, value)
+        if not check.diagnostics:
+            check.diagnostics.extend(retagged_diagnostics(index, value, retagged))
+        if not check.diagnostics:
+            return message_from_json(value)
+        found.extend(check.diagnostics)
+        events.extend(check.events)
+        return None
 
-    def diagnostics(self) -> tuple[Diagnostic, ...]:
-        """Every diagnostic so far, shape and linkage, sorted by line."""
-        found = self.check.diagnostics + link_diagnostics(self.check.events)
-        found.sort(key=by_message_index)
-        return tuple(found)
+    def finish(self) -> list[Diagnostic]:
+        """The linkage diagnostics that the end of the log makes certain."""
+        return self.linkage.finish()
 
 
 def split_lines(data: bytes | str) -> list[bytes] | list[str]:
@@ -113,21 +124,41 @@ def decode_jsonl(data: bytes | str, *, check_linkage: bool = True) -> tuple[Mess
     `check_linkage=False` requires the shape only, as for `decode_transcript`.
     """
     reader = JsonlReader(keep=True)
+    found: list[Diagnostic] = []
     for line in split_lines(data):
-        reader.line(line)
-    found = reader.diagnostics() if check_linkage else tuple(reader.check.diagnostics)
+        found.extend(reader.line(line))
+    found.extend(reader.finish())
+    if not check_linkage:
+        found = [diagnostic for diagnostic in found if diagnostic.code not in LINKAGE_CODES]
     if found:
-        raise TranscriptError(found)
+        found.sort(key=by_message_index)
+        raise TranscriptError(tuple(found))
     return tuple(reader.messages)
 
 
 def validate_jsonl(lines: Iterable[bytes] | Iterable[str]) -> tuple[Diagnostic, ...]:
     """Check a JSON Lines log given as an iterable of lines (an open file will do).
 
-    Memory stays bounded by the longest line plus a small record per tool call and result.
-    Never raises for bad content; returns `()` when the log is a valid transcript.
+    Every diagnostic, sorted by line; `()` when the log is a valid transcript. Never raises
+    for bad content. To print diagnostics as they are found, and to stop early, use
+    `iter_jsonl_diagnostics`.
+    """
+    found = list(iter_jsonl_diagnostics(lines))
+    found.sort(key=by_message_index)
+    return tuple(found)
+
+
+def iter_jsonl_diagnostics(lines: Iterable[bytes] | Iterable[str]) -> Iterator[Diagnostic]:
+    """The diagnostics of a JSON Lines log as they are found, reading it line by line.
+
+    A line's shape diagnostics (and a repeated call ID) come as soon as the line is read;
+    the other linkage diagnostics when the log ends (whether a call has a result, or a result
+    a call, is only certain then), sorted by line. The same diagnostics as `validate_jsonl`,
+    in that order. Memory stays bounded by the longest line, plus one integer per call ID,
+    a small record per call still waiting for its result, and a small record per result
+    with a linkage problem. Stop iterating to stop reading.
     """
     reader = JsonlReader(keep=False)
     for line in lines:
-        reader.line(line)
-    return reader.diagnostics()
+        yield from reader.line(line)
+    yield from reader.finish()

@@ -1,0 +1,168 @@
+"""Linkage for a log read line by line, in memory that does not grow with the log.
+
+`message_ir._linkage.check_linkage` sees every call and result at once. A log of millions of
+lines cannot be held like that, so `StreamingLinkage` takes the same `LinkEvent`s one at a
+time and gives the same diagnostics (the property suite compares the two), keeping:
+
+- for each call ID ever seen, one `int`: a 128-bit BLAKE2 digest of the ID as the key (no
+  copy of the ID or of its line) and, as the value, the first call's message index with
+  three flag bits (answered, well-formed, repeated);
+- for each call not answered yet, its ID and a small tuple (needed to say which call has no
+  result at the end);
+- for each result whose call has not been seen (yet), a small tuple: a result after its
+  call keeps nothing once it is matched;
+- the diagnostics that depend on whether an ID is ever used twice (which only the end of the
+  log tells): only for results that have a problem.
+
+A `DUPLICATE_TOOL_CALL_ID` is given as soon as the second call is read; every other linkage
+diagnostic when the log ends (`finish`). Two different IDs whose digests are equal would be
+taken for one; for 128-bit digests that needs about 2**64 IDs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Final, NamedTuple
+
+from message_ir._diagnostics import Diagnostic, by_message_index
+from message_ir._linkage import LinkEvent
+
+_ANSWERED: Final = 1
+_WELL_FORMED: Final = 2
+_REPEATED: Final = 4
+_FLAGS: Final = 3  # bits below the message index
+
+
+def _digest(call_id: str) -> int:
+    raw = hashlib.blake2b(call_id.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    return int.from_bytes(raw, "little")
+
+
+class _OpenCall(NamedTuple):
+    message_index: int
+    block_index: int
+    name: str
+    well_formed: bool
+
+
+class _Early(NamedTuple):
+    """A result read before any call with its ID."""
+
+    event: LinkEvent
+
+
+class StreamingLinkage:
+    """Link events in, linkage diagnostics out (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self._calls: dict[int, int] = {}  # digest -> first call's message index << 3 | flags
+        self._open: dict[str, _OpenCall] = {}
+        self._early: dict[str, list[LinkEvent]] = {}
+        self._held: dict[int, list[Diagnostic]] = {}  # digest -> diagnostics dropped if the ID repeats
+
+    def add(self, event: LinkEvent) -> list[Diagnostic]:
+        """Take one event; the diagnostics that are certain already (a repeated call ID)."""
+        return self._call(event) if event.is_call else self._result(event)
+
+    def _call(self, event: LinkEvent) -> list[Diagnostic]:
+        call_id = event.call_id
+        key = _digest(call_id)
+        state = self._calls.get(key)
+        if state is not None:
+            self._calls[key] = state | _REPEATED
+            self._open.pop(call_id, None)
+            self._held.pop(key, None)
+            return [
+                Diagnostic(
+                    "DUPLICATE_TOOL_CALL_ID",
+                    event.message_index,
+                    event.path,
+                    f"Tool call ID {call_id!r} is already used by the call in message {state >> _FLAGS}",
+                )
+            ]
+        state = event.message_index << _FLAGS | (_WELL_FORMED if event.well_formed else 0)
+        early = self._early.pop(call_id, None)
+        if early is not None:  # results came first: each is early, and the call is answered
+            state |= _ANSWERED
+            for result in early:
+                if result.well_formed and event.well_formed:
+                    self._hold(
+                        key,
+                        Diagnostic(
+                            "TOOL_RESULT_BEFORE_CALL",
+                            result.message_index,
+                            result.path,
+                            f"Tool result answers {call_id!r}, whose call comes later,"
+                            f" in message {event.message_index}",
+                        ),
+                    )
+        else:
+            self._open[call_id] = _OpenCall(event.message_index, event.block_index, event.name, event.well_formed)
+        self._calls[key] = state
+        return []
+
+    def _result(self, event: LinkEvent) -> list[Diagnostic]:
+        call_id = event.call_id
+        key = _digest(call_id)
+        state = self._calls.get(key)
+        if state is None:
+            self._early.setdefault(call_id, []).append(event)
+            return []
+        if state & _REPEATED:
+            return []
+        call_well_formed = bool(state & _WELL_FORMED)
+        open_call = self._open.pop(call_id, None)
+        if not (event.well_formed and call_well_formed):
+            self._calls[key] = state | _ANSWERED
+            return []
+        if state & _ANSWERED:
+            self._hold(
+                key,
+                Diagnostic(
+                    "DUPLICATE_TOOL_RESULT",
+                    event.message_index,
+                    event.path,
+                    f"Tool call {call_id!r} already has a result",
+                ),
+            )
+            return []
+        self._calls[key] = state | _ANSWERED
+        if open_call is not None and event.name != open_call.name:
+            self._hold(
+                key,
+                Diagnostic(
+                    "TOOL_NAME_MISMATCH",
+                    event.message_index,
+                    event.path,
+                    f"Tool result names tool {event.name!r}, but call {call_id!r} is to {open_call.name!r}",
+                ),
+            )
+        return []
+
+    def _hold(self, key: int, diagnostic: Diagnostic) -> None:
+        self._held.setdefault(key, []).append(diagnostic)
+
+    def finish(self) -> list[Diagnostic]:
+        """The linkage diagnostics only the end of the log makes certain, sorted by message."""
+        found = [diagnostic for held in self._held.values() for diagnostic in held]
+        for results in self._early.values():
+            for result in results:
+                if result.well_formed:
+                    found.append(
+                        Diagnostic(
+                            "ORPHAN_TOOL_RESULT",
+                            result.message_index,
+                            result.path,
+                            f"Tool result answers {result.call_id!r}, but no tool call has that ID",
+                        )
+                    )
+        for call_id, call in self._open.items():
+            if call.well_formed:
+                path = LinkEvent(True, call.message_index, call.block_index, call_id, call.name, True).path
+                found.append(
+                    Diagnostic(
+                        "MISSING_TOOL_RESULT", call.message_index, path, f"Tool call {call_id!r} has no result after it"
+                    )
+                )
+        found.sort(key=by_message_index)
+        return found

@@ -1,0 +1,52 @@
+"""`validate` on JSON Lines prints as it reads, and stops where it is told to."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from message_ir import iter_jsonl_diagnostics, validate_jsonl
+from message_ir._cli import main
+
+CALL = b'{"role":"assistant","id":"a","content":[{"type":"toolCall","id":"c","name":"n","arguments":{}}]}\n'
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    stdout, stderr = io.StringIO(), io.StringIO()
+    status = main(list(argv), stdout=stdout, stderr=stderr)
+    return status, stdout.getvalue(), stderr.getvalue()
+
+
+def test_diagnostics_stream_and_a_cap_stops_the_read(tmp_path: Path) -> None:
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(b"{}\n" * 1000 + CALL)
+    status, out, err = run("validate", "--max-diagnostics", "3", str(log))
+    assert status == 1
+    assert out.splitlines() == [
+        f"{log}:{index}: UNKNOWN_ROLE Object missing required field `role` (at $[{index}])" for index in range(3)
+    ]
+    assert err == "message-ir: stopped after 3 diagnostics (--max-diagnostics 3)\n"
+
+
+def test_shape_problems_come_first_then_the_linkage_known_at_the_end(tmp_path: Path) -> None:
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(CALL + b"{}\n")
+    status, out, _ = run("validate", str(log))
+    assert status == 1
+    assert out.splitlines() == [
+        f"{log}:1: UNKNOWN_ROLE Object missing required field `role` (at $[1])",
+        f"{log}:0: MISSING_TOOL_RESULT Tool call 'c' has no result after it (at $[0].content[0])",
+    ]
+    lines = (CALL + b"{}\n").splitlines()
+    assert [d.message_index for d in iter_jsonl_diagnostics(lines)] == [1, 0]
+    assert [d.message_index for d in validate_jsonl(lines)] == [0, 1]
+
+
+def test_max_diagnostics_must_be_a_positive_number() -> None:
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with pytest.raises(SystemExit) as exited:
+        main(["validate", "--max-diagnostics", "0", "x.jsonl"], stdout=stdout, stderr=stderr)
+    assert exited.value.code == 2
+    assert "expected a whole number from 1, got '0'" in stderr.getvalue()
