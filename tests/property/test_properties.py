@@ -140,9 +140,9 @@ def _corrupt_message(message: dict[str, object], how: str, value: object) -> dic
         corrupted["extra"] = value
     elif how == "replace":
         corrupted[keys[len(repr(value)) % len(keys)]] = value
-    elif how == "argument" and corrupted.get("role") == "assistant":
+    elif how == "argument" and corrupted.get("role") == "assistant" and type(corrupted.get("content")) is list:
         content = corrupted["content"]
-        assert type(content) is list
+        assert type(content) is list  # checked just above
         corrupted["content"] = [
             {**block, "arguments": {"x": value}} if type(block) is dict and block.get("type") == "toolCall" else block
             for block in content
