@@ -348,3 +348,19 @@ def test_streaming_linkage_gives_the_whole_transcripts_diagnostics(events: list[
     streamed.extend(linkage.finish())
     streamed.sort(key=lambda diagnostic: diagnostic.message_index or 0)
     assert streamed == check_linkage(events)
+
+
+@given(link_events())
+def test_the_fast_entry_points_of_streaming_linkage_agree(events: list[LinkEvent]) -> None:
+    linkage = StreamingLinkage()
+    streamed: list[Diagnostic] = []
+    for event in events:
+        if not event.well_formed:
+            streamed.extend(linkage.add(event))
+        elif event.is_call:
+            streamed.extend(linkage.well_formed_call(event.message_index, event.block_index, event.call_id, event.name))
+        else:
+            streamed.extend(linkage.well_formed_result(event.message_index, event.call_id, event.name))
+    streamed.extend(linkage.finish())
+    streamed.sort(key=lambda diagnostic: diagnostic.message_index or 0)
+    assert streamed == check_linkage(events)

@@ -21,7 +21,7 @@ from message_ir._codec import REFUSED, finish_decoded, link_events, message_from
 from message_ir._diagnostics import LINKAGE_CODES, Diagnostic, TranscriptError, by_message_index
 from message_ir._json_values import type_name
 from message_ir._linkage import LinkEvent
-from message_ir._model import Message
+from message_ir._model import AssistantMessage, Message, ToolCall, ToolResultMessage
 from message_ir._shape import ShapeCheck
 from message_ir._stream_linkage import StreamingLinkage
 from message_ir._untyped import encode_json
@@ -53,6 +53,33 @@ class JsonlReader:
         self.keep = keep
         self.messages: list[Message] = []
         self.count = 0
+
+    def lines(self, lines: list[bytes] | list[str]) -> list[Diagnostic]:
+        """Read the next lines (each with or without its line ending), many at once.
+
+        The lines are decoded in one msgspec call, as the elements of one array; when that
+        fails, or does not give one message per line, or some arguments need a closer look,
+        each line is read on its own, which says exactly what is wrong and where.
+        """
+        if len(lines) < 2:
+            return [diagnostic for line in lines for diagnostic in self.line(line)]
+        messages = _batch(lines)
+        if messages is None or finish_decoded(messages) == REFUSED:
+            return [diagnostic for line in lines for diagnostic in self.line(line)]
+        found: list[Diagnostic] = []
+        call, result = self.linkage.well_formed_call, self.linkage.well_formed_result
+        for message in messages:
+            index = self.count
+            self.count += 1
+            if type(message) is ToolResultMessage:
+                found.extend(result(index, message.tool_call_id, message.tool_name))
+            elif type(message) is AssistantMessage:
+                for block_index, block in enumerate(message.content):
+                    if type(block) is ToolCall:
+                        found.extend(call(index, block_index, block.id, block.name))
+        if self.keep:
+            self.messages.extend(messages)
+        return found
 
     def line(self, line: bytes | str) -> list[Diagnostic]:
         """Read the next line (with or without its line ending)."""
@@ -108,6 +135,23 @@ class JsonlReader:
         return self.linkage.finish()
 
 
+_batch_decoder: Final = msgspec.json.Decoder(list[Message])
+
+
+def _batch(lines: list[bytes] | list[str]) -> list[Message] | None:
+    """The messages of many lines, decoded as one array; `None` when that does not give
+    exactly one message per line (a line that is not one JSON message: read it alone)."""
+    try:
+        if type(lines[0]) is bytes:
+            text: bytes | str = b"[" + b",".join(lines) + b"]"
+        else:
+            text = "[" + ",".join(lines) + "]"  # type: ignore[arg-type]  # all str
+        messages = _batch_decoder.decode(text)
+    except (msgspec.DecodeError, RecursionError, UnicodeError, TypeError):
+        return None
+    return messages if len(messages) == len(lines) else None
+
+
 def split_lines(data: bytes | str) -> list[bytes] | list[str]:
     """The lines of a JSON Lines text; a final line ending does not start another line."""
     if type(data) is bytes:
@@ -125,8 +169,8 @@ def decode_jsonl(data: bytes | str, *, check_linkage: bool = True) -> tuple[Mess
     """
     reader = JsonlReader(keep=True)
     found: list[Diagnostic] = []
-    for line in split_lines(data):
-        found.extend(reader.line(line))
+    for batch in batches(split_lines(data)):
+        found.extend(reader.lines(batch))
     found.extend(reader.finish())
     if not check_linkage:
         found = [diagnostic for diagnostic in found if diagnostic.code not in LINKAGE_CODES]
@@ -159,6 +203,31 @@ def iter_jsonl_diagnostics(lines: Iterable[bytes] | Iterable[str]) -> Iterator[D
     with a linkage problem. Stop iterating to stop reading.
     """
     reader = JsonlReader(keep=False)
-    for line in lines:
-        yield from reader.line(line)
+    for batch in batches(lines):
+        yield from reader.lines(batch)
     yield from reader.finish()
+
+
+BATCH_LINES: Final = 512
+BATCH_BYTES: Final = 1 << 20
+
+
+def batches(lines: Iterable[bytes] | Iterable[str]) -> Iterator[list[bytes] | list[str]]:
+    """The lines in batches of at most `BATCH_LINES` lines or about `BATCH_BYTES` bytes (a
+    longer line is a batch of its own), so that a batch costs one decode, and memory stays
+    bounded by the longest line plus a megabyte."""
+    batch: list[bytes | str] = []
+    size = 0
+    for line in lines:
+        if type(line) is not bytes and type(line) is not str:
+            raise TypeError(f"Expected each line as `bytes` or `str`, got `{type_name(line)}`")
+        if batch and (size + len(line) > BATCH_BYTES or type(line) is not type(batch[0])):
+            yield batch  # type: ignore[misc]  # one type per batch, checked above
+            batch, size = [], 0
+        batch.append(line)
+        size += len(line)
+        if len(batch) >= BATCH_LINES:
+            yield batch  # type: ignore[misc]
+            batch, size = [], 0
+    if batch:
+        yield batch  # type: ignore[misc]

@@ -4,9 +4,10 @@
 lines cannot be held like that, so `StreamingLinkage` takes the same `LinkEvent`s one at a
 time and gives the same diagnostics (the property suite compares the two), keeping:
 
-- for each call ID ever seen, one `int`: a 128-bit BLAKE2 digest of the ID as the key (no
-  copy of the ID or of its line) and, as the value, the first call's message index with
-  three flag bits (answered, well-formed, repeated);
+- for each call ID ever seen, one `int`: a 128-bit digest of the ID as the key (two of
+  Python's keyed string hashes, of the ID and of its reverse; no copy of the ID or of its
+  line) and, as the value, the first call's message index with three flag bits (answered,
+  well-formed, repeated);
 - for each call not answered yet, its ID and a small tuple (needed to say which call has no
   result at the end);
 - for each result whose call has not been seen (yet), a small tuple: a result after its
@@ -16,12 +17,11 @@ time and gives the same diagnostics (the property suite compares the two), keepi
 
 A `DUPLICATE_TOOL_CALL_ID` is given as soon as the second call is read; every other linkage
 diagnostic when the log ends (`finish`). Two different IDs whose digests are equal would be
-taken for one; for 128-bit digests that needs about 2**64 IDs.
+taken for one: that needs both 64-bit hashes of both IDs to collide at once.
 """
 
 from __future__ import annotations
 
-import hashlib
 from typing import Final, NamedTuple
 
 from message_ir._diagnostics import Diagnostic, by_message_index
@@ -31,11 +31,15 @@ _ANSWERED: Final = 1
 _WELL_FORMED: Final = 2
 _REPEATED: Final = 4
 _FLAGS: Final = 3  # bits below the message index
+_NOTHING: Final[list[Diagnostic]] = []  # returned, never changed
 
 
 def _digest(call_id: str) -> int:
-    raw = hashlib.blake2b(call_id.encode("utf-8", "surrogatepass"), digest_size=16).digest()
-    return int.from_bytes(raw, "little")
+    """128 bits from two of Python's keyed string hashes (stable within one process)."""
+    return (hash(call_id) << 64) ^ (hash(call_id[::-1]) & _LOW)
+
+
+_LOW: Final = (1 << 64) - 1
 
 
 class _OpenCall(NamedTuple):
@@ -63,6 +67,28 @@ class StreamingLinkage:
     def add(self, event: LinkEvent) -> list[Diagnostic]:
         """Take one event; the diagnostics that are certain already (a repeated call ID)."""
         return self._call(event) if event.is_call else self._result(event)
+
+    def well_formed_call(self, message_index: int, block_index: int, call_id: str, name: str) -> list[Diagnostic]:
+        """`add` of a well-formed call, without building its event for the common case."""
+        key = _digest(call_id)
+        if key in self._calls or call_id in self._early:
+            return self._call(LinkEvent(True, message_index, block_index, call_id, name, True))
+        self._open[call_id] = _OpenCall(message_index, block_index, name, True)
+        self._calls[key] = message_index << _FLAGS | _WELL_FORMED
+        return _NOTHING
+
+    def well_formed_result(self, message_index: int, call_id: str, name: str) -> list[Diagnostic]:
+        """`add` of a well-formed result, without building its event for the common case."""
+        key = _digest(call_id)
+        state = self._calls.get(key)
+        if state is not None and state & (_ANSWERED | _REPEATED) == 0 and state & _WELL_FORMED:
+            open_call = self._open.pop(call_id, None)
+            if open_call is not None and open_call.name == name:
+                self._calls[key] = state | _ANSWERED
+                return _NOTHING
+            if open_call is not None:
+                self._open[call_id] = open_call  # put back: the careful path decides
+        return self._result(LinkEvent(False, message_index, -1, call_id, name, True))
 
     def _call(self, event: LinkEvent) -> list[Diagnostic]:
         call_id = event.call_id
