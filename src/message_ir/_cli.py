@@ -22,7 +22,7 @@ import msgspec
 from message_ir._codec import decode_transcript, encode_transcript
 from message_ir._diagnostics import Diagnostic, TranscriptError
 from message_ir._examples import example_names, read_example, resolve_example
-from message_ir._jsonl import JsonlReader, decode_jsonl, encode_jsonl
+from message_ir._jsonl import JsonlReader, batches, decode_jsonl, encode_jsonl
 from message_ir._model import Message
 from message_ir._repair import Fix, repair_transcript
 from message_ir._schema import transcript_schema
@@ -417,8 +417,8 @@ def _check_path(path: str, jsonl: bool, source_format: str | None) -> Iterator[D
                 found = _check_bytes(_whole(stream, progress), jsonl, source_format)
             else:
                 reader = JsonlReader(keep=False)
-                for line in _lines(stream, progress):
-                    yield from reader.line(line)
+                for batch in batches(_lines(stream, progress)):
+                    yield from reader.lines(batch)
                 found = tuple(reader.finish())
     except OSError as error:
         raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None

@@ -51,6 +51,12 @@ class LinkEvent(NamedTuple):
         return f"$[{self.message_index}]"
 
 
+def repeated_call_id(call_id: str) -> str:
+    """The message of `DUPLICATE_TOOL_CALL_ID` (the first call is not named: a log read line by
+    line keeps no record of where each ID was first used, only that it was)."""
+    return f"Tool call ID {call_id!r} is already used by an earlier call"
+
+
 def check_linkage(events: list[LinkEvent]) -> list[Diagnostic]:
     """The linkage diagnostics for `events`, in transcript order (see the module docstring)."""
     first_call: dict[str, int] = {}
@@ -71,13 +77,7 @@ def check_linkage(events: list[LinkEvent]) -> list[Diagnostic]:
         if event.is_call:
             if first_call[call_id] != position:
                 found.append(
-                    Diagnostic(
-                        "DUPLICATE_TOOL_CALL_ID",
-                        event.message_index,
-                        event.path,
-                        f"Tool call ID {call_id!r} is already used by the call in message "
-                        f"{events[first_call[call_id]].message_index}",
-                    )
+                    Diagnostic("DUPLICATE_TOOL_CALL_ID", event.message_index, event.path, repeated_call_id(call_id))
                 )
             continue
         call_position = first_call.get(call_id)

@@ -1,23 +1,22 @@
-"""Linkage for a log read line by line, in memory that does not grow with the log.
+"""Linkage for a log read line by line, in memory that does not grow with the log's lines.
 
 `message_ir._linkage.check_linkage` sees every call and result at once. A log of millions of
 lines cannot be held like that, so `StreamingLinkage` takes the same `LinkEvent`s one at a
 time and gives the same diagnostics (the property suite compares the two), keeping:
 
-- for each call ID ever seen, one `int`: a 128-bit digest of the ID as the key (two of
-  Python's keyed string hashes, of the ID and of its reverse; no copy of the ID or of its
-  line) and, as the value, the first call's message index with three flag bits (answered,
-  well-formed, repeated);
-- for each call not answered yet, its ID and a small tuple (needed to say which call has no
-  result at the end);
-- for each result whose call has not been seen (yet), a small tuple: a result after its
-  call keeps nothing once it is matched;
+- for each call ID ever seen, a 128-bit digest of it (two of Python's keyed string hashes,
+  of the ID and of its reverse; no copy of the ID or of its line): in a set for the common
+  case, a call answered once, or with a few flag bits (well-formed, answered, repeated) for
+  the others;
+- for each call not answered yet, its ID and a small tuple (to say at the end which call
+  has no result);
+- for each result whose call has not been seen (yet), its event;
 - the diagnostics that depend on whether an ID is ever used twice (which only the end of the
-  log tells): only for results that have a problem.
+  log tells), for results that have a problem.
 
 A `DUPLICATE_TOOL_CALL_ID` is given as soon as the second call is read; every other linkage
-diagnostic when the log ends (`finish`). Two different IDs whose digests are equal would be
-taken for one: that needs both 64-bit hashes of both IDs to collide at once.
+diagnostic when the log ends (`finish`). Two different IDs would be taken for one only if
+both 64-bit hashes of both collided at once.
 """
 
 from __future__ import annotations
@@ -25,21 +24,19 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 from message_ir._diagnostics import Diagnostic, by_message_index
-from message_ir._linkage import LinkEvent
+from message_ir._linkage import LinkEvent, repeated_call_id
 
 _ANSWERED: Final = 1
 _WELL_FORMED: Final = 2
 _REPEATED: Final = 4
-_FLAGS: Final = 3  # bits below the message index
+_CLOSED: Final = _ANSWERED | _WELL_FORMED  # the common end state, kept in a set
+_LOW: Final = (1 << 64) - 1
 _NOTHING: Final[list[Diagnostic]] = []  # returned, never changed
 
 
 def _digest(call_id: str) -> int:
     """128 bits from two of Python's keyed string hashes (stable within one process)."""
     return (hash(call_id) << 64) ^ (hash(call_id[::-1]) & _LOW)
-
-
-_LOW: Final = (1 << 64) - 1
 
 
 class _OpenCall(NamedTuple):
@@ -49,20 +46,26 @@ class _OpenCall(NamedTuple):
     well_formed: bool
 
 
-class _Early(NamedTuple):
-    """A result read before any call with its ID."""
-
-    event: LinkEvent
-
-
 class StreamingLinkage:
     """Link events in, linkage diagnostics out (see the module docstring)."""
 
     def __init__(self) -> None:
-        self._calls: dict[int, int] = {}  # digest -> first call's message index << 3 | flags
+        self._closed: set[int] = set()  # digests of calls answered once, all well-formed
+        self._flags: dict[int, int] = {}  # digests of the other calls seen, with their flags
         self._open: dict[str, _OpenCall] = {}
         self._early: dict[str, list[LinkEvent]] = {}
         self._held: dict[int, list[Diagnostic]] = {}  # digest -> diagnostics dropped if the ID repeats
+
+    def _state(self, key: int) -> int | None:
+        return _CLOSED if key in self._closed else self._flags.get(key)
+
+    def _set(self, key: int, flags: int) -> None:
+        if flags == _CLOSED:
+            self._closed.add(key)
+            self._flags.pop(key, None)
+        else:
+            self._closed.discard(key)
+            self._flags[key] = flags
 
     def add(self, event: LinkEvent) -> list[Diagnostic]:
         """Take one event; the diagnostics that are certain already (a repeated call ID)."""
@@ -71,42 +74,33 @@ class StreamingLinkage:
     def well_formed_call(self, message_index: int, block_index: int, call_id: str, name: str) -> list[Diagnostic]:
         """`add` of a well-formed call, without building its event for the common case."""
         key = _digest(call_id)
-        if key in self._calls or call_id in self._early:
+        if key in self._closed or key in self._flags or call_id in self._early:
             return self._call(LinkEvent(True, message_index, block_index, call_id, name, True))
         self._open[call_id] = _OpenCall(message_index, block_index, name, True)
-        self._calls[key] = message_index << _FLAGS | _WELL_FORMED
+        self._flags[key] = _WELL_FORMED
         return _NOTHING
 
     def well_formed_result(self, message_index: int, call_id: str, name: str) -> list[Diagnostic]:
         """`add` of a well-formed result, without building its event for the common case."""
         key = _digest(call_id)
-        state = self._calls.get(key)
-        if state is not None and state & (_ANSWERED | _REPEATED) == 0 and state & _WELL_FORMED:
-            open_call = self._open.pop(call_id, None)
+        if self._flags.get(key) == _WELL_FORMED:
+            open_call = self._open.get(call_id)
             if open_call is not None and open_call.name == name:
-                self._calls[key] = state | _ANSWERED
+                del self._open[call_id]
+                self._set(key, _CLOSED)
                 return _NOTHING
-            if open_call is not None:
-                self._open[call_id] = open_call  # put back: the careful path decides
         return self._result(LinkEvent(False, message_index, -1, call_id, name, True))
 
     def _call(self, event: LinkEvent) -> list[Diagnostic]:
         call_id = event.call_id
         key = _digest(call_id)
-        state = self._calls.get(key)
+        state = self._state(key)
         if state is not None:
-            self._calls[key] = state | _REPEATED
+            self._set(key, state | _REPEATED)
             self._open.pop(call_id, None)
             self._held.pop(key, None)
-            return [
-                Diagnostic(
-                    "DUPLICATE_TOOL_CALL_ID",
-                    event.message_index,
-                    event.path,
-                    f"Tool call ID {call_id!r} is already used by the call in message {state >> _FLAGS}",
-                )
-            ]
-        state = event.message_index << _FLAGS | (_WELL_FORMED if event.well_formed else 0)
+            return [Diagnostic("DUPLICATE_TOOL_CALL_ID", event.message_index, event.path, repeated_call_id(call_id))]
+        state = _WELL_FORMED if event.well_formed else 0
         early = self._early.pop(call_id, None)
         if early is not None:  # results came first: each is early, and the call is answered
             state |= _ANSWERED
@@ -124,23 +118,22 @@ class StreamingLinkage:
                     )
         else:
             self._open[call_id] = _OpenCall(event.message_index, event.block_index, event.name, event.well_formed)
-        self._calls[key] = state
-        return []
+        self._set(key, state)
+        return _NOTHING
 
     def _result(self, event: LinkEvent) -> list[Diagnostic]:
         call_id = event.call_id
         key = _digest(call_id)
-        state = self._calls.get(key)
+        state = self._state(key)
         if state is None:
             self._early.setdefault(call_id, []).append(event)
-            return []
+            return _NOTHING
         if state & _REPEATED:
-            return []
-        call_well_formed = bool(state & _WELL_FORMED)
+            return _NOTHING
         open_call = self._open.pop(call_id, None)
-        if not (event.well_formed and call_well_formed):
-            self._calls[key] = state | _ANSWERED
-            return []
+        if not (event.well_formed and state & _WELL_FORMED):
+            self._set(key, state | _ANSWERED)
+            return _NOTHING
         if state & _ANSWERED:
             self._hold(
                 key,
@@ -151,8 +144,8 @@ class StreamingLinkage:
                     f"Tool call {call_id!r} already has a result",
                 ),
             )
-            return []
-        self._calls[key] = state | _ANSWERED
+            return _NOTHING
+        self._set(key, state | _ANSWERED)
         if open_call is not None and event.name != open_call.name:
             self._hold(
                 key,
@@ -163,7 +156,7 @@ class StreamingLinkage:
                     f"Tool result names tool {event.name!r}, but call {call_id!r} is to {open_call.name!r}",
                 ),
             )
-        return []
+        return _NOTHING
 
     def _hold(self, key: int, diagnostic: Diagnostic) -> None:
         self._held.setdefault(key, []).append(diagnostic)
