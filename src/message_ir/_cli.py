@@ -22,7 +22,7 @@ import msgspec
 from message_ir._codec import decode_transcript, encode_transcript
 from message_ir._diagnostics import Diagnostic, TranscriptError
 from message_ir._examples import example_names, read_example, resolve_example
-from message_ir._jsonl import JsonlReader, batches, decode_jsonl, encode_jsonl
+from message_ir._jsonl import BATCH_BYTES, JsonlReader, decode_jsonl, encode_jsonl
 from message_ir._model import Message
 from message_ir._repair import Fix, repair_transcript
 from message_ir._schema import transcript_schema
@@ -417,8 +417,10 @@ def _check_path(path: str, jsonl: bool, source_format: str | None) -> Iterator[D
                 found = _check_bytes(_whole(stream, progress), jsonl, source_format)
             else:
                 reader = JsonlReader(keep=False)
-                for batch in batches(_lines(stream, progress)):
+                while batch := stream.readlines(BATCH_BYTES):  # whole lines, about a megabyte
+                    progress.advance(sum(map(len, batch)))
                     yield from reader.lines(batch)
+                progress.finish()
                 found = tuple(reader.finish())
     except OSError as error:
         raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
@@ -450,14 +452,6 @@ class _Progress:
     def finish(self) -> None:
         if self.enabled:
             _err(f"\rmessage-ir: {self.path}: {self.done / 1e6:,.0f} MB, done" + " " * 20)
-
-
-def _lines(stream: BinaryIO, progress: _Progress) -> Iterator[bytes]:
-    """The lines of a JSON Lines file, counting the bytes read."""
-    for line in stream:
-        progress.advance(len(line))
-        yield line
-    progress.finish()
 
 
 def _whole(stream: BinaryIO, progress: _Progress) -> bytes:

@@ -118,7 +118,7 @@ def _explained(data: bytes | str, check_linkage: bool) -> tuple[Message, ...]:
     return messages
 
 
-def finish_decoded(messages: list[Message]) -> str:
+def finish_decoded(messages: list[Message], *, track_linkage: bool = True) -> str:
     """Finish what msgspec decoded, in one pass: canonical arguments, and linkage yes or no.
 
     `REFUSED` when some arguments are not acceptable (the explaining path says why),
@@ -126,7 +126,8 @@ def finish_decoded(messages: list[Message]) -> str:
     give the diagnostics), else `LINKED`. The linkage test is the validator's rules for
     well-formed messages: each result pops its call from `pending`, so an orphan, a second
     result or an early one pops nothing; a repeated call ID is in `seen`; a call left in
-    `pending` at the end has no result.
+    `pending` at the end has no result. Without `track_linkage` (a log whose linkage is
+    followed elsewhere), it is `LINKED` whenever it is not `REFUSED`.
     """
     pending: dict[str, str] = {}
     seen: set[str] = set()
@@ -137,7 +138,7 @@ def finish_decoded(messages: list[Message]) -> str:
         if message.meta_json:
             objects.append((message, "meta_json", message.meta_json))
         if type(message) is ToolResultMessage:
-            if pending.pop(message.tool_call_id, None) != message.tool_name:
+            if track_linkage and pending.pop(message.tool_call_id, None) != message.tool_name:
                 linked = False
         elif type(message) is AssistantMessage:
             for block in message.content:
@@ -145,11 +146,12 @@ def finish_decoded(messages: list[Message]) -> str:
                     objects.append((block, "meta_json", block.meta_json))
                 if type(block) is ToolCall:
                     calls.append(block)
-                    call_id = block.id
-                    if call_id in seen:
-                        linked = False
-                    seen.add(call_id)
-                    pending[call_id] = block.name
+                    if track_linkage:
+                        call_id = block.id
+                        if call_id in seen:
+                            linked = False
+                        seen.add(call_id)
+                        pending[call_id] = block.name
                 elif type(block) is OpaqueBlock:
                     objects.append((block, "data_json", block.data_json))
     if not adopt_arguments(calls) or not adopt_objects(objects):

@@ -64,7 +64,7 @@ class JsonlReader:
         if len(lines) < 2:
             return [diagnostic for line in lines for diagnostic in self.line(line)]
         messages = _batch(lines)
-        if messages is None or finish_decoded(messages) == REFUSED:
+        if messages is None or finish_decoded(messages, track_linkage=False) == REFUSED:
             return [diagnostic for line in lines for diagnostic in self.line(line)]
         found: list[Diagnostic] = []
         call, result = self.linkage.well_formed_call, self.linkage.well_formed_result
