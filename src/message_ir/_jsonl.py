@@ -54,18 +54,19 @@ class JsonlReader:
         self.messages: list[Message] = []
         self.count = 0
 
-    def lines(self, lines: list[bytes] | list[str]) -> list[Diagnostic]:
+    def lines(self, lines: list[bytes] | list[str]) -> Iterator[Diagnostic]:
         """Read the next lines (each with or without its line ending), many at once.
 
         The lines are decoded in one msgspec call, as the elements of one array; when that
         fails, or does not give one message per line, or some arguments need a closer look,
-        each line is read on its own, which says exactly what is wrong and where.
+        each line is read on its own, which says exactly what is wrong and where. The
+        diagnostics come as they are found (a batch of bad lines is not held).
         """
-        if len(lines) < 2:
-            return [diagnostic for line in lines for diagnostic in self.line(line)]
-        messages = _batch(lines)
+        messages = _batch(lines) if len(lines) > 1 else None
         if messages is None or finish_decoded(messages, track_linkage=False) == REFUSED:
-            return [diagnostic for line in lines for diagnostic in self.line(line)]
+            for line in lines:
+                yield from self.line(line)
+            return
         found: list[Diagnostic] = []
         call, result = self.linkage.well_formed_call, self.linkage.well_formed_result
         for message in messages:
@@ -79,7 +80,7 @@ class JsonlReader:
                         found.extend(call(index, block_index, block.id, block.name))
         if self.keep:
             self.messages.extend(messages)
-        return found
+        yield from found
 
     def line(self, line: bytes | str) -> list[Diagnostic]:
         """Read the next line (with or without its line ending)."""
@@ -209,13 +210,13 @@ def iter_jsonl_diagnostics(lines: Iterable[bytes] | Iterable[str]) -> Iterator[D
 
 
 BATCH_LINES: Final = 512
-BATCH_BYTES: Final = 1 << 20
+BATCH_BYTES: Final = 1 << 18
 
 
 def batches(lines: Iterable[bytes] | Iterable[str]) -> Iterator[list[bytes] | list[str]]:
     """The lines in batches of at most `BATCH_LINES` lines or about `BATCH_BYTES` bytes (a
     longer line is a batch of its own), so that a batch costs one decode, and memory stays
-    bounded by the longest line plus a megabyte."""
+    bounded by the longest line plus a batch."""
     batch: list[bytes | str] = []
     size = 0
     for line in lines:
