@@ -86,22 +86,23 @@ class JsonlReader:
         """Read the next line (with or without its line ending)."""
         index = self.count
         self.count += 1
-        if type(line) is bytes:
-            line = line.removesuffix(b"\n").removesuffix(b"\r")
-        elif type(line) is str:
-            line = line.removesuffix("\n").removesuffix("\r")
-        else:
+        if type(line) is not bytes and type(line) is not str:
             raise TypeError(f"Expected each line as `bytes` or `str`, got `{type_name(line)}`")
         events: list[LinkEvent] = []
         found: list[Diagnostic] = []
         message: Message | None
         try:
-            message = _message_decoder.decode(line)
+            message = _message_decoder.decode(line)  # the line ending is JSON whitespace: no copy without it
         except (msgspec.DecodeError, RecursionError, UnicodeError):
             message = None
         if message is not None and finish_decoded([message]) == REFUSED:
             message = None
         if message is None:
+            if type(line) is bytes:
+                line = line.removesuffix(b"\n").removesuffix(b"\r")
+            else:
+                assert type(line) is str  # checked above
+                line = line.removesuffix("\n").removesuffix("\r")
             message = self.explain(index, line, found, events)
         if message is not None:
             link_events(index, message, events)
