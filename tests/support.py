@@ -69,3 +69,21 @@ class Explosive:
 
     def __hash__(self) -> int:
         raise RuntimeError("hash")
+
+
+class Trap(type):
+    """A metaclass whose every hook interrupts: naming, hashing or comparing the type must never happen."""
+
+    @property
+    def __name__(cls) -> str:  # type: ignore[override]  # a property, to run code when read
+        raise KeyboardInterrupt
+
+    def __hash__(cls) -> int:
+        raise KeyboardInterrupt
+
+    def __eq__(cls, other: object) -> bool:
+        raise KeyboardInterrupt
+
+
+class Hostile(metaclass=Trap):
+    """A value whose type cannot be named, hashed or compared without running its code."""

@@ -33,25 +33,7 @@ from message_ir import (
     validate_jsonl,
     validate_transcript,
 )
-from support import loose
-
-
-class Trap(type):
-    """A metaclass whose every hook interrupts: reading the type's name must never happen."""
-
-    @property
-    def __name__(cls) -> str:  # type: ignore[override]  # a property, to run code when read
-        raise KeyboardInterrupt
-
-    def __hash__(cls) -> int:
-        raise KeyboardInterrupt
-
-    def __eq__(cls, other: object) -> bool:
-        raise KeyboardInterrupt
-
-
-class Hostile(metaclass=Trap):
-    """A value whose type cannot be named, hashed or compared without running its code."""
+from support import Hostile, loose
 
 
 def hostile_positions() -> list[object]:

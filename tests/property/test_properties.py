@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 
 import msgspec
 from hypothesis import assume, given
 from hypothesis import strategies as st
-from strategies import arguments_objects, broken_transcripts, hostile_values, json_values, texts, transcripts
+from strategies import arguments_objects, armed, broken_transcripts, hostile_values, json_values, texts, transcripts
 
 from message_ir import (
+    ConstructionError,
     Diagnostic,
     FixAction,
     Message,
@@ -19,6 +21,7 @@ from message_ir import (
     decode_transcript,
     encode_jsonl,
     encode_transcript,
+    is_json_value,
     repair_transcript,
     tool_call,
     tool_result_message,
@@ -131,15 +134,15 @@ def test_mutating_callers_containers_afterwards_changes_nothing(values: list[obj
     assert call.arguments.thaw() == json.loads(json.dumps(pristine))
 
 
-def _corrupt_message(message: dict[str, object], how: str, value: object) -> dict[str, object]:
+def _corrupt_message(message: dict[str, object], how: str, value: object, selector: int) -> dict[str, object]:
     corrupted = dict(message)
     keys = sorted(corrupted)
     if how == "drop":
-        corrupted.pop(keys[len(str(value)) % len(keys)], None)
+        corrupted.pop(keys[selector % len(keys)], None)
     elif how == "extra":
         corrupted["extra"] = value
     elif how == "replace":
-        corrupted[keys[len(repr(value)) % len(keys)]] = value
+        corrupted[keys[selector % len(keys)]] = value
     elif how == "argument" and corrupted.get("role") == "assistant" and type(corrupted.get("content")) is list:
         content = corrupted["content"]
         assert type(content) is list  # checked just above
@@ -194,7 +197,7 @@ def test_validator_and_constructors_agree(
     assume(messages)
     for position, how, value in corruptions:
         index = position % len(messages)
-        messages[index] = _corrupt_message(messages[index], how, value)
+        messages[index] = _corrupt_message(messages[index], how, value, position // max(len(messages), 1))
     try:
         built = [_construct(message) for message in messages]
     except TypeError:
@@ -259,3 +262,17 @@ def test_the_fast_copy_agrees_with_the_careful_walk(arguments: dict[str, object]
     if fast is not None:
         assert problem is None
         assert msgspec.json.encode(fast) == msgspec.json.encode(careful)
+
+
+@given(hostile_values)
+def test_no_hook_of_a_callers_type_runs(marked: object) -> None:
+    """With `Hostile` values (whose type's name, hash and equality interrupt) anywhere."""
+    value = armed(marked)
+    assert type(validate_transcript(value)) is tuple
+    assert type(validate_transcript([value])) is tuple
+    assert type(validate_transcript([{"role": "user", "id": "u", "content": value}])) is tuple
+    call = {"type": "toolCall", "id": "c", "name": "n", "arguments": {"k": value}}
+    assert type(validate_transcript([{"role": "assistant", "id": "a", "content": [call]}])) is tuple
+    is_json_value(value)
+    with contextlib.suppress(ConstructionError):
+        loose(tool_call)(id="c", name="n", arguments={"k": value})
