@@ -16,6 +16,7 @@ from message_ir import (
     ConstructionError,
     Diagnostic,
     FrozenJsonObject,
+    JsonInput,
     Message,
     ToolCall,
     TranscriptError,
@@ -346,3 +347,33 @@ def test_the_fast_entry_points_of_streaming_linkage_agree(events: list[LinkEvent
     streamed.extend(linkage.finish())
     streamed.sort(key=lambda diagnostic: diagnostic.message_index or 0)
     assert streamed == check_linkage(events)
+
+
+_small = st.sampled_from(["a", "b"])
+_small_json: st.SearchStrategy[dict[str, JsonInput]] = st.dictionaries(
+    _small, st.sampled_from([0, 1, 1.0, True, "x"]), max_size=2
+)
+
+
+@st.composite
+def small_messages(draw: st.DrawFn) -> Message:
+    meta = draw(st.none() | _small_json)
+    kind = draw(st.sampled_from(["user", "assistant", "result"]))
+    if kind == "user":
+        return user_message(id=draw(_small), content=draw(_small), meta=meta)
+    if kind == "result":
+        return tool_result_message(id=draw(_small), tool_call_id=draw(_small), tool_name="n", content="", meta=meta)
+    call = {"type": "toolCall", "id": draw(_small), "name": "n", "arguments": draw(_small_json)}
+    opaque = {"type": "opaque", "format": "f", "kind": "k", "data": draw(_small_json)}
+    return assistant_message(
+        id=draw(_small), content=draw(st.sampled_from([[call], [opaque], [call, opaque]])), meta=meta
+    )
+
+
+@given(small_messages(), small_messages())
+def test_equal_messages_hash_alike(first: Message, second: Message) -> None:
+    if first == second:
+        assert hash(first) == hash(second)
+    decoded = decode_transcript(encode_transcript([first]), check_linkage=False)[0]
+    assert decoded == first
+    assert hash(decoded) == hash(first)
