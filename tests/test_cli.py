@@ -190,13 +190,15 @@ def test_repair_refuses_a_malformed_transcript() -> None:
     )
 
 
-def test_progress_shows_on_a_terminal_for_a_large_log(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("length", "count", "shown"), [(150, 60_000, b"11 MB"), (9_000, 1_000, b"9 MB")])
+def test_progress_shows_on_a_terminal_for_a_large_log(tmp_path: Path, length: int, count: int, shown: bytes) -> None:
+    """By bytes: many short lines and a few long ones alike."""
     import os
     import pty
 
     log = tmp_path / "big.jsonl"
-    line = b'{"role":"user","id":"u","content":"' + b"x" * 150 + b'"}\n'
-    log.write_bytes(line * 60_000)  # over 8 MB
+    line = b'{"role":"user","id":"u","content":"' + b"x" * length + b'"}\n'
+    log.write_bytes(line * count)  # over 8 MB
     primary, secondary = pty.openpty()
     try:
         completed = subprocess.run(
@@ -207,7 +209,7 @@ def test_progress_shows_on_a_terminal_for_a_large_log(tmp_path: Path) -> None:
             check=False,
         )
         os.close(secondary)
-        shown = b""
+        output = b""
         while True:
             try:
                 chunk = os.read(primary, 4096)
@@ -215,12 +217,12 @@ def test_progress_shows_on_a_terminal_for_a_large_log(tmp_path: Path) -> None:
                 break
             if not chunk:
                 break
-            shown += chunk
+            output += chunk
     finally:
         os.close(primary)
     assert completed.returncode == 0
     assert completed.stdout == f"{log}: valid\n".encode()
-    assert b"message-ir: " + str(log).encode() + b": 11 MB, done" in shown
+    assert b"message-ir: " + str(log).encode() + b": " + shown + b", done" in output
 
 
 def test_no_progress_when_stderr_is_not_a_terminal(tmp_path: Path) -> None:
