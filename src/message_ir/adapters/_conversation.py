@@ -21,6 +21,7 @@ NoteCode: TypeAlias = Literal[
     "MOVED_INSTRUCTION",
     "MERGED_INSTRUCTIONS",
     "DROPPED_EMPTY_TEXT",
+    "DROPPED_BAD_ARGUMENTS",
 ]
 """The stable codes of `Note`s; `docs/formats.md` says what each means."""
 

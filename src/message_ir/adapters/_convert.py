@@ -18,7 +18,7 @@ from message_ir import (
 from message_ir.adapters._common import as_conversation
 from message_ir.adapters._conversation import Conversation, Instruction, Note
 from message_ir.adapters._ids import RULES, rewrite_ids
-from message_ir.adapters._json import Unparsable, as_array, as_object, decode_raw, encode, parse
+from message_ir.adapters._json import Unparsable, as_array, as_object, decode_raw, decode_text, encode, parse
 from message_ir.adapters._records import PACKAGE_KEY, package_info
 
 FormatName: TypeAlias = Literal["openai_chat", "anthropic"]
@@ -178,8 +178,10 @@ def _cleaned(index: int, message: Message, to: str, notes: list[Note]) -> Messag
         return message
     blocks: list[AssistantBlock] = []
     changed = False
-    for number, block in enumerate(message.content):
+    for number, original in enumerate(message.content):
         path = f"$[{index}].content[{number}]"
+        block = _without_bad_arguments(index, path, original, to, notes) if type(original) is ToolCall else original
+        changed = changed or block is not original
         if type(block) is OpaqueBlock and block.format != to:
             notes.append(Note("DROPPED_OPAQUE_BLOCK", index, path, f"Dropped a {block.format} `{block.kind}` block"))
             changed = True
@@ -200,6 +202,40 @@ def _cleaned(index: int, message: Message, to: str, notes: list[Note]) -> Messag
     if not changed:
         return message
     return _with_blocks(message, blocks)
+
+
+_RAW_ARGUMENTS: Final = {"openai_chat": "arguments", "anthropic": "input"}
+"""Where each format keeps a call's arguments as sent when they were not a JSON object."""
+
+
+def _without_bad_arguments(index: int, path: str, call: ToolCall, to: str, notes: list[Note]) -> ToolCall:
+    """The call without the target format's record of arguments that were not a JSON object:
+    the target would refuse them, so the call is written with the IR's arguments (`{}`)."""
+    if not call.meta_json:
+        return call
+    entries = as_object(decode_raw(call.meta_json)) or {}
+    info = as_object(entries.get(to))
+    key = _RAW_ARGUMENTS.get(to)
+    if info is None or key is None or key not in info:
+        return call
+    raw = info[key]
+    if as_object(raw) is not None:
+        return call
+    if type(raw) is str:
+        try:
+            if as_object(decode_text(raw)) is not None:
+                return call  # a JSON object written another way: kept as it was sent
+        except (msgspec.DecodeError, RecursionError, UnicodeError):
+            pass
+    kept = {name: value for name, value in info.items() if name != key}
+    entries[to] = kept
+    if not kept:
+        del entries[to]
+    notes.append(
+        Note("DROPPED_BAD_ARGUMENTS", index, path, "Arguments that were not a JSON object are written as the IR's {}")
+    )
+    raw_meta = msgspec.Raw(encode(entries)) if entries else msgspec.Raw(b"")
+    return ToolCall(id=call.id, name=call.name, arguments_json=call.arguments_json, meta_json=raw_meta)
 
 
 def _instructions(source: Conversation, to: str, messages: list[Message], notes: list[Note]) -> tuple[Instruction, ...]:
