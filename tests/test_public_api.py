@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ast
+import itertools
+from pathlib import Path
 from types import ModuleType
 
 import message_ir
@@ -17,11 +20,43 @@ def test_all_lists_every_public_name_and_nothing_private() -> None:
     public = {
         name for name, value in vars(message_ir).items() if not name.startswith("_") and type(value) is not ModuleType
     }  # public subpackages (`message_ir.adapters`) are modules of their own
+    public.add("__version__")
     assert public == set(message_ir.__all__)
     assert len(message_ir.__all__) == len(set(message_ir.__all__))
-    assert all(not name.startswith("_") for name in message_ir.__all__)
+    assert all(not name.startswith("_") or name == "__version__" for name in message_ir.__all__)
 
 
 def test_adapters_all_lists_every_public_name() -> None:
     public = {name for name in vars(message_ir.adapters) if not name.startswith("_")}
     assert public == set(message_ir.adapters.__all__)
+
+
+def _documented_assignments() -> set[str]:
+    """Names assigned at the top of the package's modules with a docstring right after them
+    (type aliases and constants carry no `__doc__` at run time)."""
+    documented: set[str] = set()
+    for path in Path(message_ir.__file__).parent.rglob("*.py"):
+        body = ast.parse(path.read_text()).body
+        for statement, following in itertools.pairwise(body):
+            target: ast.expr | None = statement.target if isinstance(statement, ast.AnnAssign) else None
+            if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+                target = statement.targets[0]
+            if (
+                isinstance(target, ast.Name)
+                and isinstance(following, ast.Expr)
+                and isinstance(following.value, ast.Constant)
+                and isinstance(following.value.value, str)
+            ):
+                documented.add(target.id)
+    return documented
+
+
+def test_every_public_name_has_a_docstring() -> None:
+    documented = _documented_assignments()
+    for module in (message_ir, message_ir.adapters):
+        for name in module.__all__:
+            value = getattr(module, name)
+            has_own = type(value) in (type, ModuleType) or (callable(value) and type(value) is not type(int | str))
+            if has_own and getattr(value, "__doc__", None):
+                continue
+            assert name in documented, f"{module.__name__}.{name} has no docstring"

@@ -186,7 +186,7 @@ def test_independent_problems_each_once_in_transcript_order() -> None:
                 "UNKNOWN_ROLE",
                 0,
                 "$[0].role",
-                "Invalid role a `int`; expected one of `user`, `assistant`, `toolResult`",
+                "Expected `str`, got `int`",
             ),
         ),
         (

@@ -6,7 +6,7 @@ from __future__ import annotations
 class ConstructionError(TypeError):
     """A constructor was given a value the IR does not accept.
 
-    It is a `TypeError`, as spec §3 requires. `str(error)` reads
+    It is a `TypeError` (the value is of a type the IR does not take). `str(error)` reads
     ``assistant_message(): Expected a finite number, got `nan` - at `$.content[1].arguments.limit` ``;
     the parts are also attributes: `function`, `path` (`$`-rooted, in wire names, `$` being
     the message or block under construction) and `problem`.

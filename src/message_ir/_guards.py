@@ -96,7 +96,7 @@ def is_opaque_block_json(value: object) -> TypeIs[OpaqueBlockJson]:
 
 
 def is_json_value(value: object) -> TypeIs[JsonInput]:
-    """A JSON value by the rule of spec §4, as the constructors take it.
+    """A JSON value by the package's one JSON rule, as the constructors take it.
 
     Finite numbers, exact builtins (`list`, `tuple`, `dict` with `str` keys, or the
     package's `FrozenJsonObject`), no cycles, at most `MAX_DEPTH` levels deep.

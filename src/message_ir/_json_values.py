@@ -1,4 +1,4 @@
-"""JSON values (spec §4): the frozen object view, and the one rule every entry point checks.
+"""JSON values: the frozen object view, and the one rule every entry point checks.
 
 A JSON value is `str`, `int`, finite `float`, `bool`, `None`, an array of JSON values or an
 object with `str` keys and JSON values, nested at most `MAX_DEPTH` levels (the outermost
@@ -49,7 +49,7 @@ JsonInput: TypeAlias = str | int | float | bool | Sequence["JsonInput"] | Mappin
 """What the constructors take as a JSON value.
 
 Statically any `Sequence` or `Mapping`; at run time only exact `list`, `tuple` and `dict`
-(and the package's own `FrozenJsonObject`) are accepted, as spec §3 requires.
+(and the package's own `FrozenJsonObject`) are accepted: a subclass could run its own code while being read.
 """
 
 

@@ -1,4 +1,4 @@
-"""Limits shared by the constructors, the validator and the JSON boundary (spec §4)."""
+"""Limits shared by the constructors, the validator and the JSON boundary."""
 
 from __future__ import annotations
 

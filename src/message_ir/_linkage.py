@@ -1,4 +1,4 @@
-"""Tool-call linkage (spec §5): do calls and results pair up, once each, in order?
+"""Tool-call linkage: do calls and results pair up, once each, in order?
 
 The shape pass hands over one `LinkEvent` per tool call and per tool result whose ID it could
 read (an exact, non-empty `str`), in transcript order, each flagged `well_formed` when its

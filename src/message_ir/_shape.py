@@ -162,11 +162,13 @@ class ShapeCheck:
         if tag_value is _MISSING:
             self.report(tag_code, index, path, missing_field(tag))
             return None
-        if type(tag_value) is not str or tag_value not in known:
+        if type(tag_value) is not str:
+            self.report(tag_code, index, path + format_segment(tag), f"Expected `str`, got `{type_name(tag_value)}`")
+            return None
+        if tag_value not in known:
             choices = ", ".join(f"`{name}`" for name in known)
-            shown = repr(tag_value) if type(tag_value) is str else f"a `{type_name(tag_value)}`"
             self.report(
-                tag_code, index, path + format_segment(tag), f"Invalid {tag} {shown}; expected one of {choices}"
+                tag_code, index, path + format_segment(tag), f"Invalid {tag} {tag_value!r}; expected one of {choices}"
             )
             return None
         allowed = known[tag_value].keys

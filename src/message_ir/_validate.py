@@ -1,4 +1,4 @@
-"""`validate_transcript` (spec §5): shape first, then linkage, and never a raise."""
+"""`validate_transcript`: shape first, then linkage, and never a raise."""
 
 from __future__ import annotations
 
