@@ -50,3 +50,24 @@ def test_max_diagnostics_must_be_a_positive_number() -> None:
         main(["validate", "--max-diagnostics", "0", "x.jsonl"], stdout=stdout, stderr=stderr)
     assert exited.value.code == 2
     assert "expected a whole number from 1, got '0'" in stderr.getvalue()
+
+
+def test_repair_takes_a_shipped_example(tmp_path: Path) -> None:
+    fixed = tmp_path / "fixed.json"
+    status, _, err = run("repair", "--example", "missing-tool-result", "-o", str(fixed))
+    assert status == 0
+    assert err == (
+        "missing-tool-result.json:1: MISSING_TOOL_RESULT inserted_result: "
+        "Inserted an error result for 'call-read-001', which had none\n"
+    )
+    assert run("validate", str(fixed))[:2] == (0, f"{fixed}: valid\n")
+
+
+def test_repair_wants_one_input() -> None:
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with pytest.raises(SystemExit):
+        main(["repair"], stdout=stdout, stderr=stderr)
+    assert (
+        stderr.getvalue().splitlines()[-1]
+        == "message-ir repair: error: repair: give IN or --example NAME (one of them)"
+    )

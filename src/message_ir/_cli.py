@@ -63,7 +63,8 @@ class _Arguments(argparse.Namespace):
     example: list[str]
     format: str
     jsonl: bool
-    path: str
+    path: str | None
+    repair_example: str | None
     output: str | None
     source_format: str | None
     target_format: str
@@ -213,7 +214,7 @@ def _run(argv: Sequence[str] | None) -> int:
         if arguments.command == "validate":
             return _validate(parser, arguments)
         if arguments.command == "repair":
-            return _repair(arguments)
+            return _repair(parser, arguments)
         if arguments.command == "convert":
             return _convert(arguments)
         if arguments.command == "formats":
@@ -273,7 +274,10 @@ def _parser() -> argparse.ArgumentParser:
         help="repair broken tool-call linkage",
         description="Repair linkage and write the result; the fixes go to standard error.",
     )
-    repair.add_argument("path", metavar="IN", help="a transcript file, or - for standard input")
+    repair.add_argument("path", nargs="?", metavar="IN", help="a transcript file, or - for standard input")
+    repair.add_argument(
+        "--example", dest="repair_example", metavar="NAME", help="repair a shipped example instead of a file"
+    )
     repair.add_argument("-o", "--output", metavar="OUT", help="where to write (default: standard output)")
     repair.add_argument("--jsonl", action="store_true", help="read and write JSON Lines")
     repair.add_argument(
@@ -474,10 +478,22 @@ def _read(path: str) -> bytes:
         raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
 
 
-def _repair(arguments: _Arguments) -> int:
-    path, output = arguments.path, arguments.output
+def _repair(parser: argparse.ArgumentParser, arguments: _Arguments) -> int:
+    output = arguments.output
+    example = arguments.repair_example
+    if (arguments.path is None) == (example is None):
+        parser.error("repair: give IN or --example NAME (one of them)")
+    if example is not None:
+        try:
+            path = resolve_example(example)
+        except KeyError:
+            raise _Unreadable(f"no example named {example!r}; `message-ir examples` lists them") from None
+        data = read_example(path)
+    else:
+        given = arguments.path
+        assert given is not None  # checked above
+        path, data = given, _read(given)
     jsonl = _is_jsonl(path, arguments.jsonl)
-    data = _read(path)
     adapter = _source_format(data, arguments.source_format, jsonl)
     if adapter is not None:
         return _repair_format(path, output, data, adapter)
@@ -519,6 +535,7 @@ def _repair_format(path: str, output: str | None, data: bytes, adapter: str) -> 
 
 def _convert(arguments: _Arguments) -> int:
     path, target = arguments.path, arguments.target_format
+    assert path is not None  # a required argument of `convert`
     data = _read(path)
     source = _source_format(data, arguments.source_format, jsonl=False)
     if source is None:
