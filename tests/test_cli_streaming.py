@@ -67,7 +67,4 @@ def test_repair_wants_one_input() -> None:
     stdout, stderr = io.StringIO(), io.StringIO()
     with pytest.raises(SystemExit):
         main(["repair"], stdout=stdout, stderr=stderr)
-    assert (
-        stderr.getvalue().splitlines()[-1]
-        == "message-ir repair: error: repair: give IN or --example NAME (one of them)"
-    )
+    assert stderr.getvalue().splitlines()[-1] == "message-ir: error: repair: give IN or --example NAME (one of them)"
