@@ -6,10 +6,11 @@ import os
 
 import nox
 
-PYTHONS = ["3.10", "3.11", "3.12", "3.13"]
 PYPROJECT = nox.project.load_toml("pyproject.toml")
+PYTHONS = nox.project.python_versions(PYPROJECT)
+"""The supported Pythons, from the `Programming Language :: Python :: 3.X` classifiers."""
 
-nox.options.sessions = ["lint", "typecheck", "tests", "roundtrip", "typing"]
+nox.options.sessions = ["lint", "typecheck", "tests", "roundtrip", "typing", "build"]
 nox.options.error_on_missing_interpreters = bool(os.environ.get("CI"))
 
 
@@ -49,10 +50,32 @@ def roundtrip(session: nox.Session) -> None:
 
 @nox.session(python="3.11")
 def typing(session: nox.Session) -> None:
-    """The typing cases of tests/typing, checked by mypy and basedpyright; never run."""
+    """The typing cases of tests/typing, checked by mypy (for the oldest and the newest supported
+    Python) and basedpyright; never run."""
     session.install(".", *group("typing"))
-    session.run("mypy", "--config-file", "tests/typing/mypy.ini", "tests/typing")
+    for version in (PYTHONS[0], PYTHONS[-1]):
+        session.run("mypy", "--config-file", "tests/typing/mypy.ini", "--python-version", version, "tests/typing")
     session.run("basedpyright", "--project", "tests/typing/pyrightconfig.json")
+
+
+@nox.session(python="3.11")
+def build(session: nox.Session) -> None:
+    """Build the sdist and the wheel, check them with twine, and import the wheel in a fresh venv."""
+    session.install(*group("build"))
+    dist = session.create_tmp() + "/dist"
+    session.run("python", "-m", "build", "--outdir", dist)
+    session.run("twine", "check", "--strict", f"{dist}/*")
+    venv = session.create_tmp() + "/fresh"
+    session.run("python", "-m", "venv", "--clear", venv)
+    wheels = [name for name in os.listdir(dist) if name.endswith(".whl")]
+    session.run(f"{venv}/bin/python", "-m", "pip", "install", "--quiet", f"{dist}/{wheels[0]}", external=True)
+    session.run(
+        f"{venv}/bin/python",
+        "-c",
+        "import message_ir, message_ir.adapters; print('message-ir', message_ir.__version__, 'imports')",
+        external=True,
+    )
+    session.run(f"{venv}/bin/message-ir", "validate", "--example", "valid-round", external=True)
 
 
 @nox.session(python="3.11", default=False)
