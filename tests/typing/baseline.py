@@ -1,8 +1,6 @@
-"""Typing cases for the public API: checked by mypy and basedpyright, never run.
-
-Each `assert_type` pins a public return type. Each misuse line carries
-`# type: ignore[code]`; with unused ignores reported as errors by both checkers, a misuse
-line that stopped being an error would fail the `typing` session.
+"""The typing baseline: correct uses of the public API that every checker must accept with no
+ignore at all. Checked by mypy and basedpyright, never run; each `assert_type` pins a type.
+The misuse cases are in `misuse_mypy.py` and `misuse_pyright.py`.
 """
 
 from __future__ import annotations
@@ -192,21 +190,3 @@ typed_text: TextBlockInput = {"type": "text", "text": "t"}
 assert_type(MAX_DEPTH, Literal[64])
 assert_type(call.arguments.thaw(), dict[str, JsonData])
 assert_type(call.canonical_arguments(), bytes)
-
-
-# --- misuse: each of these must be a type error ------------------------------------------
-
-user.content = "changed"  # type: ignore[misc]
-call.arguments["a"] = 2  # type: ignore[index]
-user_message(id=1, content="x")  # type: ignore[arg-type]
-user_message("u", "x")  # type: ignore[call-arg]
-tool_result_message(id="r", tool_call_id="c", tool_name="n", content="x", is_error=1)  # type: ignore[arg-type]
-assistant_message(id="a", content=[{"type": "image", "url": "u"}])  # type: ignore[list-item]
-assistant_message(id="a", content=5)  # type: ignore[arg-type]
-tool_call(id="c", name="n", arguments=[1, 2])  # type: ignore[arg-type]
-text_from_assistant(user)  # type: ignore[arg-type]
-code: DiagnosticCode = "NOT_A_CODE"  # type: ignore[assignment]
-action: FixAction = "deleted"  # type: ignore[assignment]
-decode_transcript(5)  # type: ignore[arg-type]
-bad_call: ToolCallInput = {"type": "toolCall", "id": "c", "name": "n"}  # type: ignore[typeddict-item]
-validate_transcript()  # type: ignore[call-arg]
