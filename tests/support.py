@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterator
-from typing import ParamSpec, Protocol, TypeVar, cast
+from typing import NoReturn, ParamSpec, Protocol, TypeVar, cast
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -87,3 +87,67 @@ class Trap(type):
 
 class Hostile(metaclass=Trap):
     """A value whose type cannot be named, hashed or compared without running its code."""
+
+
+class TrapStr(str):
+    """A `str` subclass whose hash and equality fail the test if they ever run."""
+
+    __slots__ = ()
+
+    def __hash__(self) -> int:
+        raise AssertionError("hashed")
+
+    def __eq__(self, other: object) -> bool:
+        raise AssertionError("compared")
+
+
+class SneakyKey(str):
+    """Hashes like a `str`, so it can sit in a dict, but must never be compared."""
+
+    __slots__ = ()
+
+    def __hash__(self) -> int:
+        return str.__hash__(self)
+
+    def __eq__(self, other: object) -> bool:
+        raise AssertionError("compared")
+
+
+class TrapDict(dict[str, object]):
+    """A `dict` subclass whose every way of being read fails the test if it ever runs."""
+
+    def __getitem__(self, key: str) -> object:
+        raise AssertionError("getitem")
+
+    def __iter__(self) -> Iterator[str]:
+        raise AssertionError("iterated")
+
+    def __len__(self) -> int:
+        raise AssertionError("len")
+
+    def items(self) -> NoReturn:
+        raise AssertionError("items")
+
+    def values(self) -> NoReturn:
+        raise AssertionError("values")
+
+    def keys(self) -> NoReturn:
+        raise AssertionError("keys")
+
+
+class TrapList(list[object]):
+    """A `list` subclass whose length and iteration fail the test if they ever run."""
+
+    def __len__(self) -> int:
+        raise AssertionError("len")
+
+    def __iter__(self) -> Iterator[object]:
+        raise AssertionError("iterated")
+
+
+class Liar:
+    """Claims to be a dict."""
+
+    @property  # type: ignore[misc]  # overriding __class__ with a property is the lie under test
+    def __class__(self) -> type:
+        return dict

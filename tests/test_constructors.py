@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import NoReturn, cast
+from collections.abc import Callable
+from typing import cast
 
 import msgspec
 import pytest
@@ -26,7 +26,7 @@ from message_ir import (
     user_message,
     validate_transcript,
 )
-from support import Color, DictSub, Explosive, StrSub, loose
+from tests.support import Color, DictSub, Explosive, SneakyKey, StrSub, TrapDict, TrapStr, loose
 
 
 def call_block(arguments: object, **overrides: object) -> ToolCallInput:
@@ -342,34 +342,10 @@ def test_error_attributes() -> None:
 # --- no caller code runs ----------------------------------------------------------------
 
 
-class BoobyDict(dict[str, object]):
-    def __getitem__(self, key: str) -> object:
-        raise AssertionError("getitem")
-
-    def __iter__(self) -> Iterator[str]:
-        raise AssertionError("iterated")
-
-    def __len__(self) -> int:
-        raise AssertionError("len")
-
-    def items(self) -> NoReturn:
-        raise AssertionError("items")
-
-
-class BoobyStr(str):
-    __slots__ = ()
-
-    def __hash__(self) -> int:
-        raise AssertionError("hashed")
-
-    def __eq__(self, other: object) -> bool:
-        raise AssertionError("compared")
-
-
 HOSTILE: dict[str, Callable[[], object]] = {
     "object": Explosive,
-    "dict": lambda: BoobyDict(type="text", text="x"),
-    "str": lambda: BoobyStr("text"),
+    "dict": lambda: TrapDict(type="text", text="x"),
+    "str": lambda: TrapStr("text"),
 }
 
 
@@ -386,18 +362,6 @@ def test_hostile_values_are_refused_by_type_before_use(kind: str) -> None:
         loose(tool_call)(id="c", name="n", arguments=hostile)
     with pytest.raises(ConstructionError):
         loose(user_message)(id=hostile, content="x")
-
-
-class SneakyKey(str):
-    """Hashes like a `str`, so it can sit in a dict, but must never be compared."""
-
-    __slots__ = ()
-
-    def __hash__(self) -> int:
-        return str.__hash__(self)
-
-    def __eq__(self, other: object) -> bool:
-        raise AssertionError("compared")
 
 
 def test_a_str_subclass_key_is_refused_before_it_is_compared() -> None:

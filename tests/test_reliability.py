@@ -34,7 +34,7 @@ from message_ir import (
     validate_jsonl,
     validate_transcript,
 )
-from support import Hostile, loose
+from tests.support import Hostile, TrapDict, loose
 
 
 def hostile_positions() -> list[object]:
@@ -186,21 +186,11 @@ def test_validate_jsonl_refuses_a_line_of_another_type() -> None:
     assert str(refused.value) == "Expected each line as `bytes` or `str`, got `bytearray`"
 
 
-class Mapping(dict[str, object]):
-    """A caller's mapping: its methods must never run while a value is checked."""
-
-    def values(self) -> object:  # type: ignore[override]  # a trap, not a mapping view
-        raise KeyboardInterrupt
-
-    def items(self) -> object:  # type: ignore[override]
-        raise KeyboardInterrupt
-
-
 @pytest.mark.parametrize(
     ("inside", "problem"),
     [
         ({1: 2}, "Expected object keys of type `str`, got `int`"),
-        (Mapping(a=1), "Expected a JSON array or object, got `FrozenJsonObject`"),
+        (TrapDict(a=1), "Expected a JSON array or object, got `FrozenJsonObject`"),
         (None, "Expected a JSON array or object, got `FrozenJsonObject`"),
     ],
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from typing import NoReturn, cast
+from typing import cast
 
 import msgspec
 import pytest
@@ -21,7 +21,7 @@ from message_ir import (
     user_message,
     validate_transcript,
 )
-from support import Explosive, loose
+from tests.support import Explosive, Liar, TrapDict, TrapList, TrapStr, loose
 
 JsonRecord = dict[str, object]
 
@@ -326,37 +326,6 @@ def test_constructed_transcripts_validate_and_agree_with_their_json() -> None:
 # --- hostile input -------------------------------------------------------------------------
 
 
-class Liar:
-    """Claims to be a dict."""
-
-    @property  # type: ignore[misc]  # overriding __class__ with a property is the lie under test
-    def __class__(self) -> type:
-        return dict
-
-
-class HostileStr(str):
-    __slots__ = ()
-
-    def __hash__(self) -> int:
-        raise RuntimeError("hash")
-
-    def __eq__(self, other: object) -> bool:
-        raise RuntimeError("eq")
-
-
-class HostileList(list[object]):
-    def __len__(self) -> int:
-        raise RuntimeError("len")
-
-    def __iter__(self) -> Iterator[object]:
-        raise RuntimeError("iter")
-
-
-class HostileDict(dict[str, object]):
-    def items(self) -> NoReturn:
-        raise RuntimeError("items")
-
-
 def gen() -> Iterator[object]:
     yield user()
 
@@ -383,7 +352,7 @@ HOSTILE_TOPS: dict[str, Callable[[], object]] = {
     "generator": gen,
     "explosive": Explosive,
     "liar": Liar,
-    "list subclass": lambda: HostileList([user()]),
+    "list subclass": lambda: TrapList([user()]),
     "deep list": lambda: deep_list(100_000),
 }
 
@@ -398,15 +367,15 @@ def test_hostile_transcripts_give_diagnostics(kind: str) -> None:
 HOSTILE_MESSAGES: dict[str, Callable[[], object]] = {
     "explosive message": lambda: [Explosive()],
     "liar message": lambda: [Liar()],
-    "dict subclass message": lambda: [HostileDict(user())],
-    "hostile id": lambda: [{"role": "user", "id": HostileStr("u"), "content": "x"}],
-    "hostile role": lambda: [{"role": HostileStr("user"), "id": "u", "content": "x"}],
-    "hostile call id": lambda: [assistant(call(cast("str", HostileStr("c"))))],
-    "hostile result id": lambda: [result(cast("str", HostileStr("c")))],
+    "dict subclass message": lambda: [TrapDict(user())],
+    "hostile id": lambda: [{"role": "user", "id": TrapStr("u"), "content": "x"}],
+    "hostile role": lambda: [{"role": TrapStr("user"), "id": "u", "content": "x"}],
+    "hostile call id": lambda: [assistant(call(cast("str", TrapStr("c"))))],
+    "hostile result id": lambda: [result(cast("str", TrapStr("c")))],
     "explosive block": lambda: [assistant(cast("JsonRecord", Explosive()))],
     "explosive argument": lambda: [assistant(call("c", arguments={"a": Explosive()}))],
     "explosive content": lambda: [{"role": "assistant", "id": "a", "content": Explosive()}],
-    "list subclass content": lambda: [{"role": "assistant", "id": "a", "content": HostileList()}],
+    "list subclass content": lambda: [{"role": "assistant", "id": "a", "content": TrapList()}],
     "deep arguments": lambda: [assistant(call("c", arguments=deep_dict(100_000)))],
     "deep content": lambda: [{"role": "user", "id": "u", "content": deep_list(100_000)}],
 }
@@ -432,7 +401,7 @@ def test_circular_structures_give_diagnostics() -> None:
 
 
 def test_a_hostile_id_never_reaches_a_dict_or_set() -> None:
-    found = validate_transcript([assistant(call(cast("str", HostileStr("c")))), result(cast("str", HostileStr("c")))])
+    found = validate_transcript([assistant(call(cast("str", TrapStr("c")))), result(cast("str", TrapStr("c")))])
     assert [(d.code, d.path) for d in found] == [
         ("BAD_TOOL_CALL", "$[0].content[0].id"),
         ("BAD_TOOL_RESULT_FIELD", "$[1].toolCallId"),

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from real import openai_chat_messages, real_files
+from tests.adapters.real import openai_chat_messages, real_files
 
 TAU = "tau-bench_gpt-4o-airline_rec006.json"
 

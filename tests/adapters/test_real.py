@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
-from real import anthropic_messages, ids, openai_chat_messages, real_files
 
 from message_ir import AssistantMessage, Diagnostic, ToolCall, repair_transcript, validate_transcript
 from message_ir.adapters import anthropic, convert, detect, openai_chat
+from tests.adapters.real import anthropic_messages, ids, openai_chat_messages, real_files
 
 OPENAI = real_files("openai-chat", "*.json")
 ANTHROPIC = real_files("anthropic", "*.jsonl")

@@ -13,7 +13,7 @@ from message_ir import (
     tool_result_message,
     user_message,
 )
-from support import Color, DictSub, Explosive, Hostile, ListSub, StrSub
+from tests.support import Color, DictSub, Explosive, Hostile, ListSub, StrSub
 
 # Text without lone surrogates (hypothesis's default excludes category Cs), astral included.
 texts = st.text(alphabet=st.characters(codec="utf-8"), max_size=12)

@@ -9,7 +9,6 @@ import json
 import msgspec
 from hypothesis import assume, given
 from hypothesis import strategies as st
-from strategies import arguments_objects, armed, broken_transcripts, hostile_values, json_values, texts, transcripts
 
 from message_ir import (
     ConstructionError,
@@ -32,7 +31,16 @@ from message_ir._fast_path import copy_json_object, transcript_is_valid
 from message_ir._json_values import check_json_tree
 from message_ir._linkage import check_linkage
 from message_ir._shape import ShapeCheck
-from support import Loose, loose
+from tests.property.strategies import (
+    arguments_objects,
+    armed,
+    broken_transcripts,
+    hostile_values,
+    json_values,
+    texts,
+    transcripts,
+)
+from tests.support import Loose, loose
 
 
 @given(transcripts())

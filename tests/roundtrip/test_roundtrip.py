@@ -9,7 +9,6 @@ from importlib import resources
 
 import pytest
 
-from corpus import transcript
 from message_ir import (
     Message,
     decode_jsonl,
@@ -18,6 +17,7 @@ from message_ir import (
     encode_transcript,
     validate_transcript,
 )
+from tests.corpus import transcript
 
 EXAMPLES = sorted(entry.name for entry in (resources.files("message_ir") / "examples").iterdir())
 

@@ -1,0 +1,1 @@
+"""Test package (so that helper modules are not top-level names)."""
