@@ -1,4 +1,4 @@
-"""The worked example and the orphan experiment of spec §7, as written."""
+"""The worked example of the IR and the orphan experiment, as the package promises them."""
 
 from __future__ import annotations
 
