@@ -10,7 +10,7 @@ PYPROJECT = nox.project.load_toml("pyproject.toml")
 PYTHONS = nox.project.python_versions(PYPROJECT)
 """The supported Pythons, from the `Programming Language :: Python :: 3.X` classifiers."""
 
-nox.options.sessions = ["lint", "typecheck", "tests", "roundtrip", "typing", "build"]
+nox.options.sessions = ["lint", "typecheck", "tests", "coverage", "roundtrip", "typing", "build"]
 nox.options.error_on_missing_interpreters = bool(os.environ.get("CI"))
 
 
@@ -39,6 +39,25 @@ def tests(session: nox.Session) -> None:
     """pytest, the property suite included, against the installed package."""
     session.install(".", *group("test"))
     session.run("pytest", "--ignore=tests/roundtrip", *session.posargs)
+
+
+@nox.session(python="3.11")
+def coverage(session: nox.Session) -> None:
+    """Branch coverage of the package over the whole suite, the command line's child processes
+    included; fails under the `fail_under` of pyproject.toml (95)."""
+    session.install("-e", ".", *group("test"), *group("coverage"))
+    session.run("coverage", "erase")
+    session.run(
+        "coverage",
+        "run",
+        "-m",
+        "pytest",
+        "--ignore=tests/roundtrip",
+        *session.posargs,
+        env={"HYPOTHESIS_PROFILE": "coverage"},
+    )
+    session.run("coverage", "combine", "--quiet")
+    session.run("coverage", "report", "--precision=1")
 
 
 @nox.session(python="3.11")

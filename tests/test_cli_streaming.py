@@ -68,3 +68,43 @@ def test_repair_wants_one_input() -> None:
     with pytest.raises(SystemExit):
         main(["repair"], stdout=stdout, stderr=stderr)
     assert stderr.getvalue().splitlines()[-1] == "message-ir: error: repair: give IN or --example NAME (one of them)"
+
+
+def test_help_goes_to_standard_output() -> None:
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with pytest.raises(SystemExit) as exited:
+        main(["--help"], stdout=stdout, stderr=stderr)
+    assert exited.value.code == 0
+    assert stdout.getvalue().startswith("usage: message-ir")
+
+
+def test_max_diagnostics_refuses_what_is_not_a_number() -> None:
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with pytest.raises(SystemExit):
+        main(["validate", "--max-diagnostics", "many", "x"], stdout=stdout, stderr=stderr)
+    assert "expected a whole number from 1, got 'many'" in stderr.getvalue()
+
+
+def test_repair_and_convert_say_why_they_cannot(tmp_path: Path) -> None:
+    assert run("repair", "--example", "no-such-example")[0] == 2
+    bad = tmp_path / "bad.json"
+    bad.write_text('[{"role": "function", "content": "x"}]')
+    status, _, err = run("repair", "--from", "openai-chat", str(bad))
+    assert status == 1
+    assert err.splitlines()[-1] == f"message-ir: {bad}: not repaired: not openai-chat data"
+    status, _, err = run("convert", "--from", "openai-chat", "--to", "anthropic", str(bad))
+    assert status == 1
+    assert err.splitlines()[-1] == f"message-ir: {bad}: not converted: not openai-chat data"
+    unknown = tmp_path / "unknown.json"
+    unknown.write_text("42")
+    status, _, err = run("convert", "--to", "anthropic", str(unknown))
+    assert (status, err) == (2, f"message-ir: error: {unknown}: cannot tell its format; name it with --from\n")
+
+
+def test_a_write_that_fails_is_one_line(tmp_path: Path) -> None:
+    status, _, err = run("repair", "--example", "valid-round", "-o", str(tmp_path / "missing" / "out.json"))
+    assert status == 2
+    assert (
+        err.splitlines()[-1]
+        == f"message-ir: error: cannot write {tmp_path / 'missing' / 'out.json'}: No such file or directory"
+    )

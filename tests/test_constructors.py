@@ -404,3 +404,17 @@ def test_repr_shows_the_arguments_text_even_when_it_is_not_utf8() -> None:
     assert repr(ToolCall(id="c", name="n", arguments_json=msgspec.Raw(b'{"k":"\xff"}'))) == (
         "ToolCall(id='c', name='n', arguments={\"k\":\"\ufffd\"})"
     )
+
+
+def test_an_existing_opaque_block_is_checked_and_kept() -> None:
+    from message_ir import OpaqueBlock, opaque_block
+
+    made = opaque_block(format="f", kind="k", data={"a": 1})
+    assert assistant_message(id="a", content=[made]).content[0] is made
+    spaced = OpaqueBlock(format="f", kind="k", data_json=msgspec.Raw(b'{ "a" : 1 }'))
+    kept = assistant_message(id="a", content=[spaced]).content[0]
+    assert type(kept) is OpaqueBlock
+    assert bytes(kept.data_json) == b'{"a":1}'
+    with pytest.raises(ConstructionError) as refused:
+        assistant_message(id="a", content=[OpaqueBlock(format="f", kind="k", data_json=msgspec.Raw(b"[1]"))])
+    assert str(refused.value) == "assistant_message(): Expected `dict`, got `list` - at `$.content[0].data`"

@@ -367,3 +367,41 @@ def test_equal_messages_hash_alike(first: Message, second: Message) -> None:
     decoded = decode_transcript(encode_transcript([first]), check_linkage=False)[0]
     assert decoded == first
     assert hash(decoded) == hash(first)
+
+
+# --- the guards' last line of defence, and the frozen object's own refusals -------------------
+
+
+def test_a_surprise_inside_the_validator_ends_in_a_diagnostic(monkeypatch: pytest.MonkeyPatch) -> None:
+    from message_ir import _shape, _validate
+
+    def surprise(*arguments: object) -> None:
+        raise LookupError("a future msgspec or Python did something new")
+
+    monkeypatch.setattr(_shape.ShapeCheck, "message", surprise)
+    assert validate_transcript([{"role": "user"}]) == (
+        Diagnostic("UNREADABLE_VALUE", 0, "$[0]", "Message could not be read: `object`"),
+    )
+    monkeypatch.setattr(_validate, "transcript_is_valid", surprise)
+    assert validate_transcript([]) == (
+        Diagnostic("UNREADABLE_VALUE", None, "$", "Transcript could not be read: `object`"),
+    )
+
+
+def test_frozen_objects_refuse_change_and_bad_rebuilds() -> None:
+    value = frozen({"a": 1})
+    assert "a" in value
+    assert "b" not in value
+    assert repr(value) == "FrozenJsonObject({'a': 1})"
+    with pytest.raises(AttributeError):
+        value._items = {}
+    with pytest.raises(TypeError):
+        FrozenJsonObject()
+    from message_ir._json_values import _unpickle
+
+    assert value.__reduce__() == (_unpickle, ({"a": 1},))
+    with pytest.raises(TypeError):
+        loose(_unpickle)({1: 2})
+    with pytest.raises(TypeError):
+        loose(_unpickle)({"a": [1]})
+    assert _unpickle({"a": (1, None, value)}) == {"a": (1, None, value)}

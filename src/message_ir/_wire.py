@@ -39,13 +39,6 @@ class WireRecord(NamedTuple):
     keys: frozenset[str]  # every key the JSON form may have, the tag included
     required_keys: int  # the number of keys a record without optional fields has, the tag included
 
-    def field(self, wire_name: str) -> WireField:
-        """The field of that wire name (`KeyError` when the record has none)."""
-        for field in self.fields:
-            if field.wire_name == wire_name:
-                return field
-        raise KeyError(wire_name)
-
 
 def _record(struct: type[msgspec.Struct]) -> WireRecord:
     config = struct.__struct_config__

@@ -117,8 +117,9 @@ class LoadState:
         """Start reading source record `index`."""
         self.index = index
 
-    def problem(self, path: str, message: str) -> None:
-        self.problems.append(Diagnostic("BAD_FORMAT", self.index, path, message))
+    def problem(self, path: str, message: str, *, outside: bool = False) -> None:
+        """A `BAD_FORMAT` at `path`: in the current record, or `outside` the message list."""
+        self.problems.append(Diagnostic("BAD_FORMAT", None if outside else self.index, path, message))
 
     def json_ok(self, value: object, path: str) -> bool:
         """Whether a record may be read: always for parsed text; for a caller's parsed value,

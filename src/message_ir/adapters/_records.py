@@ -13,7 +13,7 @@ from collections.abc import Collection, Sequence
 
 import msgspec
 
-from message_ir import FrozenJsonObject, JsonData, JsonValue
+from message_ir import FrozenJsonObject
 from message_ir.adapters._json import as_array, as_object, decode_raw
 
 Info = dict[str, object]
@@ -70,16 +70,6 @@ def has_key(info: Info, key: str, *, usual: bool) -> bool:
     """Whether the source record had `key` (with no kept order: whether it usually does)."""
     keys = as_array(info.get("keys"))
     return usual if keys is None else key in keys
-
-
-def thawed(value: JsonValue) -> JsonData:
-    """A frozen JSON value as plain data."""
-    if type(value) is FrozenJsonObject:
-        return value.thaw()
-    if type(value) is tuple:
-        return [thawed(item) for item in value]
-    assert not isinstance(value, (tuple, FrozenJsonObject))
-    return value
 
 
 def format_info(meta_json: msgspec.Raw, format: str) -> Info:

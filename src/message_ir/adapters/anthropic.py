@@ -139,7 +139,10 @@ def _meta(info: Info) -> msgspec.Raw:
 def _blocks(state: LoadState, content: object, path: str) -> list[dict[str, object]] | None:
     items = as_array(content)
     if items is None:
-        state.problem(path, f"Expected `str` or a list of content blocks, got `{_common.kind(content)}`")
+        outside = path == "$.system"
+        state.problem(
+            path, f"Expected `str` or a list of content blocks, got `{_common.kind(content)}`", outside=outside
+        )
         return None
     blocks: list[dict[str, object]] = []
     for number, item in enumerate(items):
