@@ -1,9 +1,15 @@
-"""Every Python example in the README and the docs runs as written, and the API reference
-names every public name."""
+"""Every example in the README and the docs runs as written: each Python block, and each
+`console` session (its commands are run and must print the lines shown). The `sh` blocks are
+the install and test commands themselves, which CI runs. The API reference names every
+public name."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -39,3 +45,39 @@ def test_every_page_the_readme_links_exists() -> None:
     readme = (ROOT / "README.md").read_text()
     for target in re.findall(r"\]\(([^)#]+)\)", readme):
         assert (ROOT / target).exists(), target
+
+
+_CONSOLE = re.compile(r"```console\n(.*?)```", re.DOTALL)
+
+
+def _session_from_real_files(folder: Path) -> bool:
+    """The session file docs/formats.md uses: a real tau-bench transcript whose first tool
+    result was deleted. False where `../shared/real` is absent."""
+    real = ROOT.parent / "shared" / "real" / "openai-chat" / "tau-bench_gpt-4o-airline_rec006.json"
+    if not real.exists():
+        return False
+    messages = json.loads(real.read_bytes())["traj"]
+    del messages[5]
+    (folder / "session.json").write_text(json.dumps(messages))
+    return True
+
+
+@pytest.mark.parametrize("page", ["api.md", "formats.md"])
+def test_the_pages_console_sessions_print_what_they_show(page: str, tmp_path: Path) -> None:
+    """Each `$ command` of a console block, run in order in one folder, prints the lines below it."""
+    if page == "formats.md" and not _session_from_real_files(tmp_path):
+        pytest.skip("the real transcripts are not here (../shared/real is absent)")
+    environment = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    for block in _CONSOLE.findall((DOCS / page).read_text()):
+        command: str | None = None
+        expected: list[str] = []
+        for line in [*block.splitlines(), "$ "]:
+            if not line.startswith("$ "):
+                expected.append(line)
+                continue
+            if command is not None:
+                done = subprocess.run(
+                    ["bash", "-c", command], cwd=tmp_path, env=environment, capture_output=True, text=True, check=False
+                )
+                assert (done.stdout + done.stderr).splitlines() == expected, command
+            command, expected = line[2:], []
