@@ -244,3 +244,19 @@ def test_convert_within_a_format_writes_arguments_that_were_no_object_as_an_obje
     kept = convert(openai_chat.load(spaced), to="openai_chat")
     assert kept.notes == ()
     assert openai_chat.dump(kept)["messages"][0]["tool_calls"][0]["function"]["arguments"] == '{ "a": 1 }'  # type: ignore[index]
+
+
+def test_a_renamed_reused_id_never_takes_one_the_source_uses_later() -> None:
+    def turn(call_id: str) -> list[object]:
+        call = {"id": call_id, "type": "function", "function": {"name": "f", "arguments": "{}"}}
+        return [
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": call_id, "content": "ok"},
+        ]
+
+    messages = [*turn("a"), *turn("a"), *turn("a~2")]
+    conversation = openai_chat.load(messages)
+    ids = [m.content[0].id for m in conversation.messages if m.role == "assistant"]  # type: ignore[union-attr]
+    assert ids == ["a", "a~3", "a~2"]
+    assert validate_transcript(conversation.messages) == ()
+    assert openai_chat.dump(conversation) == messages

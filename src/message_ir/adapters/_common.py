@@ -155,6 +155,8 @@ class LoadState:
     def call_id(self, message_index: int, source_id: str, name: str, path: str) -> str:
         """The IR ID of a call: its own, or a new one when the ID was used before."""
         ir_id = source_id
+        if source_id not in self.source_ids and source_id in self.call_ids:
+            self.collided = True  # an earlier rename took an ID the source uses here: read again
         if source_id in self.source_ids or source_id in self.call_ids:
             number = self.renames.get(source_id, 1) + 1
             while f"{source_id}~{number}" in self.call_ids or f"{source_id}~{number}" in self.avoid:
@@ -169,11 +171,7 @@ class LoadState:
                     f"Tool call ID {source_id!r} was used before; renamed {ir_id!r} (restored when written back)",
                 )
             )
-        if ir_id in self.source_ids and ir_id != source_id:
-            self.collided = True
         self.source_ids.add(source_id)
-        if source_id != ir_id and source_id in self.call_ids and ir_id in self.source_ids:
-            self.collided = True
         self.call_ids.add(ir_id)
         self.latest[source_id] = (ir_id, name)
         self.origins.calls.append(CallOrigin(source_id, self.index, path, message_index, ir_id))
@@ -227,7 +225,21 @@ class LoadState:
         return conversation, self.origins
 
 
-Loader = Callable[[object, frozenset[str]], tuple[Conversation, Origins, LoadState]]
+Reader = Callable[[object, frozenset[str], bool], LoadState]
+"""A format's pass over a parsed source: `(source, call IDs to avoid, trusted) -> state`."""
+
+
+def read_source(format: str, source: object, read: Reader) -> tuple[Conversation, Origins]:
+    """`load` of any format: parse text (then trusted: msgspec's values follow the JSON rule),
+    read it, and read it again avoiding every source call ID when a renamed reused ID met one
+    that the source uses later."""
+    trusted = type(source) is bytes or type(source) is str
+    if type(source) is bytes or type(source) is str:
+        source = parsed(format, source)
+    state = read(source, frozenset(), trusted)
+    if state.collided:
+        state = read(source, frozenset(state.source_ids), trusted)
+    return state.finish(state.container_meta)
 
 
 def parsed(format: str, source: bytes | str) -> object:

@@ -95,13 +95,7 @@ def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
 
 
 def _load(source: object) -> tuple[Conversation, Origins]:
-    trusted = type(source) is bytes or type(source) is str
-    if type(source) is bytes or type(source) is str:
-        source = _common.parsed(FORMAT, source)
-    state = _read(source, frozenset(), trusted)
-    if state.collided:  # a renamed ID met one the source uses later: rename around all of them
-        state = _read(source, frozenset(state.source_ids), trusted)
-    return state.finish(state.container_meta)
+    return _common.read_source(FORMAT, source, _read)
 
 
 def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
