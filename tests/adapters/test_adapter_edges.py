@@ -126,6 +126,12 @@ def test_anthropic_refusals(record: object, path: str, message: str) -> None:
     assert refused(anthropic, [record]) == one(0, path, message)
 
 
+def test_a_bad_system_block_is_reported_outside_the_messages() -> None:
+    assert refused(anthropic, {"system": [{"type": "text", "text": 1}], "messages": []}) == one(
+        None, "$.system[0].text", "Expected `str`, got `int`"
+    )
+
+
 def test_a_body_without_messages_is_refused() -> None:
     expected = one(None, "$", "Expected a list of messages, or an object with a `messages` list")
     assert refused(anthropic, {"system": "x"}) == expected

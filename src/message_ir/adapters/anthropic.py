@@ -131,9 +131,9 @@ def _meta(info: Info) -> msgspec.Raw:
 
 
 def _blocks(state: LoadState, content: object, path: str) -> list[dict[str, object]] | None:
+    outside = path.startswith("$.system")  # the body's `system`, not a message
     items = as_array(content)
     if items is None:
-        outside = path == "$.system"
         state.problem(
             path, f"Expected `str` or a list of content blocks, got `{_common.kind(content)}`", outside=outside
         )
@@ -142,10 +142,11 @@ def _blocks(state: LoadState, content: object, path: str) -> list[dict[str, obje
     for number, item in enumerate(items):
         block = as_object(item)
         if block is None or type(block.get("type")) is not str or not block.get("type"):
-            state.problem(f"{path}[{number}]", "Expected a content block with a `type`")
+            state.problem(f"{path}[{number}]", "Expected a content block with a `type`", outside=outside)
             return None
         if block["type"] == "text" and type(block.get("text")) is not str:
-            state.problem(f"{path}[{number}].text", f"Expected `str`, got `{_common.kind(block.get('text'))}`")
+            problem = f"Expected `str`, got `{_common.kind(block.get('text'))}`"
+            state.problem(f"{path}[{number}].text", problem, outside=outside)
             return None
         blocks.append(block)
     return blocks
