@@ -28,6 +28,7 @@ from message_ir._repair import Fix, repair_transcript
 from message_ir._schema import transcript_schema
 from message_ir._untyped import standard_streams
 from message_ir.adapters import FORMATS, Conversation, FormatError, anthropic, convert, detect, openai_chat
+from message_ir.adapters._common import source_index
 
 EXIT_VALID: Final = 0
 EXIT_INVALID: Final = 1
@@ -525,8 +526,9 @@ def _repair_format(path: str, output: str | None, data: bytes, adapter: str) -> 
         _err(f"message-ir: {path}: not repaired: not {_cli_name(adapter)} data")
         return EXIT_INVALID
     repaired = repair_transcript(conversation.messages)
-    for fix in repaired.fixes:
-        _err(_fix_line(path, fix))
+    for fix in repaired.fixes:  # each fix at its message's place in the file, as `validate` reports it
+        index = source_index(conversation.messages[fix.message_index].id)
+        _err(_fix_line(path, fix if index is None else msgspec.structs.replace(fix, message_index=index)))
     written = module.dumps(conversation.replace(messages=repaired.messages))
     _write(output, written + b"\n")
     unrepaired = any(fix.action == "unrepaired" for fix in repaired.fixes)

@@ -51,7 +51,7 @@ def test_repair_writes_the_same_format_back_over_the_input(tmp_path: Path) -> No
     before = json.loads(broken.read_text())
     completed = run("repair", "--from", "openai-chat", str(broken), "-o", str(broken))
     assert completed.returncode == 0
-    assert "MISSING_TOOL_RESULT inserted_result" in completed.stderr
+    assert completed.stderr.startswith(f"{broken}:4: MISSING_TOOL_RESULT inserted_result")  # the file's index
     after = json.loads(broken.read_text())
     assert after[:5] == before[:5]
     assert after[6:] == before[5:]

@@ -57,6 +57,14 @@ class CallOrigin(NamedTuple):
     ir_id: str
 
 
+def source_index(message_id: str) -> int | None:
+    """The source record an adapter made a message ID from (`m3`, `m3.1` -> 3), else `None`."""
+    number = message_id[1:].split(".", 1)[0]
+    if message_id.startswith("m") and number.isdigit() and number.isascii():
+        return int(number)
+    return None
+
+
 class Item(NamedTuple):
     """One record of the source's message list, in order: a message's part or an instruction."""
 
@@ -131,7 +139,7 @@ class LoadState:
         return False
 
     def message_id(self, part: int = 0) -> str:
-        """The made-up ID of the IR message `part` of the current source record."""
+        """The made-up ID of the IR message `part` of the current source record (see `source_index`)."""
         return f"m{self.index}" if part == 0 else f"m{self.index}.{part}"
 
     def instruction(self, role: str, text: str, path: str, meta: FrozenJsonObject | None) -> None:
