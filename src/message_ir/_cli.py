@@ -262,12 +262,8 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="stop after N diagnostics (default: no limit); a JSON Lines log stops being read there",
     )
-    validate.add_argument(
-        "--from",
-        dest="source_format",
-        type=_format_argument,
-        metavar="FORMAT",
-        help="the inputs' format (see `message-ir formats`; default: detected, else the IR's own)",
+    _format_option(
+        validate, "--from", "the inputs' format (see `message-ir formats`; default: detected, else the IR's own)"
     )
 
     repair = commands.add_parser(
@@ -281,13 +277,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     repair.add_argument("-o", "--output", metavar="OUT", help="where to write (default: standard output)")
     repair.add_argument("--jsonl", action="store_true", help="read and write JSON Lines")
-    repair.add_argument(
-        "--from",
-        dest="source_format",
-        type=_format_argument,
-        metavar="FORMAT",
-        help="the input's format, written back the same (default: detected, else the IR's own)",
-    )
+    _format_option(repair, "--from", "the input's format, written back the same (default: detected, else the IR's own)")
 
     conversion = commands.add_parser(
         "convert",
@@ -296,21 +286,19 @@ def _parser() -> argparse.ArgumentParser:
     )
     conversion.add_argument("path", metavar="IN", help="a transcript file, or - for standard input")
     conversion.add_argument("-o", "--output", metavar="OUT", help="where to write (default: standard output)")
-    conversion.add_argument(
-        "--from",
-        dest="source_format",
-        type=_format_argument,
-        metavar="FORMAT",
-        help="the input's format (default: detected)",
-    )
-    conversion.add_argument(
-        "--to", dest="target_format", type=_format_argument, metavar="FORMAT", required=True, help="the output's format"
-    )
+    _format_option(conversion, "--from", "the input's format (default: detected)")
+    _format_option(conversion, "--to", "the output's format", required=True)
     commands.add_parser("formats", help="list the formats --from and --to take")
 
     commands.add_parser("examples", help="list the shipped example transcripts")
     commands.add_parser("schema", help="print the JSON Schema of the wire format")
     return parser
+
+
+def _format_option(parser: argparse.ArgumentParser, flag: str, help: str, *, required: bool = False) -> None:
+    """`--from` (into `source_format`) or `--to` (into `target_format`): a format's name."""
+    destination = "source_format" if flag == "--from" else "target_format"
+    parser.add_argument(flag, dest=destination, type=_format_argument, metavar="FORMAT", required=required, help=help)
 
 
 def _positive(text: str) -> int:

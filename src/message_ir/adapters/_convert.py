@@ -18,7 +18,7 @@ from message_ir import (
 from message_ir.adapters._common import as_conversation
 from message_ir.adapters._conversation import Conversation, Instruction, Note
 from message_ir.adapters._ids import RULES, rewrite_ids
-from message_ir.adapters._json import Unparsable, as_array, as_object, decode_raw, decode_text, encode, parse
+from message_ir.adapters._json import Unparsable, as_array, as_object, decode, encode, parse
 from message_ir.adapters._records import PACKAGE_KEY, package_info
 
 FormatName: TypeAlias = Literal["openai_chat", "anthropic"]
@@ -161,7 +161,7 @@ def _kept_meta(meta_json: msgspec.Raw, to: str) -> tuple[msgspec.Raw, bool]:
     """`meta` with only the target's and the package's entries, and whether anything went."""
     if not meta_json:
         return meta_json, False
-    entries = as_object(decode_raw(meta_json)) or {}
+    entries = as_object(decode(meta_json)) or {}
     kept = {key: value for key, value in entries.items() if key in (to, PACKAGE_KEY)}
     if len(kept) == len(entries):
         return meta_json, False
@@ -213,7 +213,7 @@ def _without_bad_arguments(index: int, path: str, call: ToolCall, to: str, notes
     the target would refuse them, so the call is written with the IR's arguments (`{}`)."""
     if not call.meta_json:
         return call
-    entries = as_object(decode_raw(call.meta_json)) or {}
+    entries = as_object(decode(call.meta_json)) or {}
     info = as_object(entries.get(to))
     key = _RAW_ARGUMENTS.get(to)
     if info is None or key is None or key not in info:
@@ -223,7 +223,7 @@ def _without_bad_arguments(index: int, path: str, call: ToolCall, to: str, notes
         return call
     if type(raw) is str:
         try:
-            if as_object(decode_text(raw)) is not None:
+            if as_object(decode(raw)) is not None:
                 return call  # a JSON object written another way: kept as it was sent
         except (msgspec.DecodeError, RecursionError, UnicodeError):
             pass

@@ -75,13 +75,7 @@ def encode(value: object) -> bytes:
     return _encode(value)
 
 
-def decode_raw(raw: bytes | msgspec.Raw) -> object:
-    """The JSON value of text that the package has checked (`meta` text)."""
-    value: object = _decode(raw)
-    return value
-
-
-def decode_text(text: str) -> object:
-    """The JSON value of a `str` holding JSON (raises `msgspec.DecodeError`)."""
+def decode(text: str | bytes | msgspec.Raw) -> object:
+    """The JSON value of JSON text: a `meta`'s, or an arguments string (raises `msgspec.DecodeError`)."""
     value: object = _decode(text)
     return value

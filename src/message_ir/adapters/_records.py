@@ -14,7 +14,7 @@ from collections.abc import Collection, Sequence
 import msgspec
 
 from message_ir import FrozenJsonObject
-from message_ir.adapters._json import as_array, as_object, decode_raw
+from message_ir.adapters._json import as_array, as_object, decode
 
 Info = dict[str, object]
 """What one format keeps of one record (the value under its key in `meta`)."""
@@ -76,7 +76,7 @@ def format_info(meta_json: msgspec.Raw, format: str) -> Info:
     """What `format` kept in a struct's `meta` text (empty when nothing), as plain data."""
     if not meta_json:
         return {}
-    meta = as_object(decode_raw(meta_json))
+    meta = as_object(decode(meta_json))
     entry = None if meta is None else as_object(meta.get(format))
     return {} if entry is None else entry
 

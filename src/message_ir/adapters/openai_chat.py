@@ -40,7 +40,7 @@ from message_ir.adapters._build import meta_raw, object_raw
 from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation, Instruction
 from message_ir.adapters._ids import RULES
-from message_ir.adapters._json import as_array, as_object, decode_text, encode, freeze_info
+from message_ir.adapters._json import as_array, as_object, decode, encode, freeze_info
 from message_ir.adapters._records import (
     Info,
     build_record,
@@ -286,7 +286,7 @@ def _call(state: LoadState, message_index: int, item: object, path: str) -> Tool
 def _arguments(text: str) -> dict[str, object] | None:
     """The arguments object a JSON string holds, or `None` when it holds none."""
     try:
-        value = decode_text(text)
+        value = decode(text)
     except (msgspec.DecodeError, RecursionError, UnicodeError):
         return None
     return as_object(value)
