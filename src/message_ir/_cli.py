@@ -27,7 +27,19 @@ from message_ir._model import Message
 from message_ir._repair import Fix, repair_transcript
 from message_ir._schema import transcript_schema
 from message_ir._untyped import standard_streams
-from message_ir.adapters import FORMATS, Conversation, FormatError, anthropic, convert, detect, openai_chat
+from message_ir.adapters import (
+    FORMATS,
+    Conversation,
+    FormatError,
+    anthropic,
+    claude_code,
+    codex,
+    convert,
+    detect,
+    openai_chat,
+    openai_responses,
+    pi,
+)
 from message_ir.adapters._common import source_index
 
 EXIT_VALID: Final = 0
@@ -49,6 +61,10 @@ class _Adapter(NamedTuple):
 _ADAPTERS: Final[dict[str, _Adapter]] = {
     "openai_chat": _Adapter(openai_chat.load, openai_chat.dumps, openai_chat.check),
     "anthropic": _Adapter(anthropic.load, anthropic.dumps, anthropic.check),
+    "openai_responses": _Adapter(openai_responses.load, openai_responses.dumps, openai_responses.check),
+    "claude_code": _Adapter(claude_code.load, claude_code.dumps, claude_code.check),
+    "codex": _Adapter(codex.load, codex.dumps, codex.check),
+    "pi": _Adapter(pi.load, pi.dumps, pi.check),
 }
 
 
@@ -219,8 +235,9 @@ def _run(argv: Sequence[str] | None) -> int:
         if arguments.command == "convert":
             return _convert(arguments)
         if arguments.command == "formats":
+            width = max(map(len, FORMATS)) + 2
             for name, description in FORMATS.items():
-                _out(f"{_cli_name(name):<14}{description}")
+                _out(f"{_cli_name(name):<{width}}{description}")
             return EXIT_VALID
         if arguments.command == "examples":
             for name in example_names():
@@ -327,7 +344,18 @@ def _source_format(data: bytes, given: str | None, jsonl: bool) -> str | None:
     """The adapter format of `data`: the one given, else the detected one (never for JSON Lines)."""
     if given is not None:
         return given
-    return None if jsonl else detect(data)
+    if jsonl:  # JSON Lines: a session log, or the IR's own
+        return _log_format(data[:BATCH_BYTES])
+    return detect(data)
+
+
+_LOG_FORMATS: Final = ("claude_code", "codex", "pi")
+
+
+def _log_format(head: bytes) -> str | None:
+    """The session-log format of JSON Lines whose first lines are `head`, else `None`."""
+    found = detect(head[: head.rfind(b"\n") + 1] or head)
+    return found if found in _LOG_FORMATS else None
 
 
 def _is_jsonl(name: str, forced: bool) -> bool:
@@ -406,10 +434,17 @@ def _check_path(path: str, jsonl: bool, source_format: str | None) -> Iterator[D
         with open(path, "rb") as stream:
             size = os.fstat(stream.fileno()).st_size
             progress = _Progress(path, size, _stderr_is_terminal() and size > _PROGRESS_BYTES)
+            first: list[bytes] = []
+            if jsonl and source_format is None:
+                first = stream.readlines(BATCH_BYTES)
+                source_format = _log_format(b"".join(first))
             if not jsonl or source_format is not None:
-                found = _check_bytes(_whole(stream, progress), jsonl, source_format)
+                progress.advance(sum(map(len, first)))
+                found = _check_bytes(b"".join(first) + _whole(stream, progress), jsonl, source_format)
             else:
                 reader = JsonlReader(keep=False)
+                progress.advance(sum(map(len, first)))
+                yield from reader.lines(first)
                 while batch := stream.readlines(BATCH_BYTES):  # whole lines, about 256 KB
                     progress.advance(sum(map(len, batch)))
                     yield from reader.lines(batch)
@@ -518,7 +553,7 @@ def _repair_format(path: str, output: str | None, data: bytes, adapter: str) -> 
         index = source_index(conversation.messages[fix.message_index].id)
         _err(_fix_line(path, fix if index is None else msgspec.structs.replace(fix, message_index=index)))
     written = module.dumps(conversation.replace(messages=repaired.messages))
-    _write(output, written + b"\n")
+    _write(output, _ended(written))
     unrepaired = any(fix.action == "unrepaired" for fix in repaired.fixes)
     return EXIT_INVALID if unrepaired else EXIT_VALID
 
@@ -542,8 +577,13 @@ def _convert(arguments: _Arguments) -> int:
         index = "-" if note.message_index is None else str(note.message_index)
         _err(f"{path}:{index}: {note.code} {note.message} (at {note.path})")
     written = _ADAPTERS[target].dumps(converted)
-    _write(arguments.output, written + b"\n")
+    _write(arguments.output, _ended(written))
     return EXIT_VALID
+
+
+def _ended(written: bytes) -> bytes:
+    """Output ending in one newline (JSON Lines end in one already)."""
+    return written if written.endswith(b"\n") else written + b"\n"
 
 
 def _fix_line(name: str, fix: Fix) -> str:

@@ -32,7 +32,14 @@ def tau_file(folder: Path, *, drop_result: bool) -> Path:
 def test_formats_lists_every_format_by_its_command_line_name() -> None:
     completed = run("formats")
     assert completed.returncode == 0
-    assert [line.split()[0] for line in completed.stdout.splitlines()] == ["openai-chat", "anthropic"]
+    assert [line.split()[0] for line in completed.stdout.splitlines()] == [
+        "openai-chat",
+        "anthropic",
+        "openai-responses",
+        "claude-code",
+        "codex",
+        "pi",
+    ]
 
 
 def test_validate_detects_the_format_and_reports_in_source_terms(tmp_path: Path) -> None:
@@ -74,4 +81,4 @@ def test_convert_writes_the_target_format_with_notes_on_stderr(tmp_path: Path) -
 def test_an_unknown_format_is_a_usage_error() -> None:
     completed = run("validate", "--from", "bogus", "x.json")
     assert completed.returncode == 2
-    assert "unknown format 'bogus' (choose from openai-chat, anthropic)" in completed.stderr
+    assert "unknown format 'bogus' (choose from openai-chat, anthropic, openai-responses, claude-code, codex, pi)" in completed.stderr

@@ -5,7 +5,7 @@ they share: `Conversation`, `Instruction`, `Note`, `FormatError`, `convert` and 
 Built on the public core only; no provider SDK is imported or needed.
 """
 
-from message_ir.adapters import anthropic, openai_chat
+from message_ir.adapters import anthropic, claude_code, codex, openai_chat, openai_responses, pi
 from message_ir.adapters._conversation import Conversation, FormatError, Instruction, Note, NoteCode
 from message_ir.adapters._convert import FORMATS, convert, detect
 
@@ -17,7 +17,11 @@ __all__ = [
     "Note",
     "NoteCode",
     "anthropic",
+    "claude_code",
+    "codex",
     "convert",
     "detect",
     "openai_chat",
+    "openai_responses",
+    "pi",
 ]

@@ -3,8 +3,11 @@ instructions, map diagnostics back to the source, and `check` without ever raisi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Final, NamedTuple, cast
+
+import msgspec
 
 from message_ir import (
     AssistantMessage,
@@ -19,9 +22,10 @@ from message_ir import (
     validate_transcript,
 )
 from message_ir.adapters._conversation import Conversation, FormatError, Instruction, Note
-from message_ir.adapters._json import Unparsable, as_array, as_object, as_sequence, parse
+from message_ir.adapters._json import Unparsable, as_array, as_object, as_sequence, decode, parse
 from message_ir.adapters._records import Info, build_record, frozen_info, split_record
 
+_FIRST_INDEX: Final = re.compile(r"\[(\d+)\]")
 PLACEHOLDER_TOOL_NAME: Final = "unknown_tool"
 """The IR tool name of a result whose format gives none and whose call is nowhere."""
 
@@ -55,6 +59,15 @@ class CallOrigin(NamedTuple):
     path: str
     message_index: int
     ir_id: str
+
+
+def arguments_object(text: str) -> dict[str, object] | None:
+    """The arguments object a JSON string holds, or `None` when it holds none."""
+    try:
+        value = decode(text)
+    except (msgspec.DecodeError, RecursionError, UnicodeError):
+        return None
+    return as_object(value)
 
 
 def source_index(message_id: str) -> int | None:
@@ -94,8 +107,10 @@ class Origins:
         if rest.startswith(".content["):
             number, _, after = rest.removeprefix(".content[").partition("]")
             block = self.blocks.get((index, int(number))) if number.isdigit() else None
-            if block is not None:
-                return Diagnostic(diagnostic.code, source_index, block + after, diagnostic.message)
+            if block is not None:  # the block's own record (a log's line) when it has one
+                found = _FIRST_INDEX.search(block)
+                record = source_index if found is None else int(found.group(1))
+                return Diagnostic(diagnostic.code, record, block + after, diagnostic.message)
         return Diagnostic(diagnostic.code, source_index, path + rest, diagnostic.message)
 
 
@@ -159,6 +174,28 @@ class LoadState:
         if side is None:
             side = "assistant" if type(message) is AssistantMessage else "user"
         self.origins.items.append(Item(self.index, side, index, path))
+
+    def fold_last(self, into: int, message: AssistantMessage) -> None:
+        """Make the last IR message part of message `into`: `message` (which holds both
+        messages' blocks, `into`'s first) takes `into`'s place and the last one goes, with
+        every origin and note that named it moved over."""
+        last = len(self.messages) - 1
+        offset = len(message.content) - len(self.messages[last].content)
+        self.messages[into] = message
+        self.messages.pop()
+        self.origins.messages.pop()
+        self.origins.items.pop()
+        for (index, number), path in list(self.origins.blocks.items()):
+            if index == last:
+                del self.origins.blocks[(index, number)]
+                self.origins.blocks[(into, offset + number)] = path
+        self.origins.calls = [
+            call._replace(message_index=into) if call.message_index == last else call for call in self.origins.calls
+        ]
+        self.notes = [
+            msgspec.structs.replace(note, message_index=into) if note.message_index == last else note
+            for note in self.notes
+        ]
 
     def call_id(self, message_index: int, source_id: str, name: str, path: str) -> str:
         """The IR ID of a call: its own, or a new one when the ID was used before."""
@@ -237,12 +274,13 @@ Reader = Callable[[object, frozenset[str], bool], LoadState]
 """A format's pass over a parsed source: `(source, call IDs to avoid, trusted) -> state`."""
 
 
-def read_source(format: str, source: object, read: Reader) -> tuple[Conversation, Origins]:
+def read_source(format: str, source: object, read: Reader, *, lines: bool = False) -> tuple[Conversation, Origins]:
     """`load` of any format: parse text (then trusted: msgspec's values follow the JSON rule),
     read it, and read it again avoiding every source call ID when a renamed reused ID met one
-    that the source uses later."""
+    that the source uses later. A log's text (`lines`) is left to its reader, line by line."""
     trusted = type(source) is bytes or type(source) is str
-    if type(source) is bytes or type(source) is str:
+    if trusted and not lines:
+        assert type(source) is bytes or type(source) is str
         source = parsed(format, source)
     state = read(source, frozenset(), trusted)
     if state.collided:

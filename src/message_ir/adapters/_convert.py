@@ -21,12 +21,16 @@ from message_ir.adapters._ids import RULES, rewrite_ids
 from message_ir.adapters._json import Unparsable, as_array, as_object, decode, encode, parse
 from message_ir.adapters._records import PACKAGE_KEY, package_info
 
-FormatName: TypeAlias = Literal["openai_chat", "anthropic"]
+FormatName: TypeAlias = Literal["openai_chat", "anthropic", "openai_responses", "claude_code", "codex", "pi"]
 """The name of a format, as its module is named."""
 
 FORMATS: Final[dict[str, str]] = {
     "openai_chat": "OpenAI Chat Completions `messages` (a list, or a request body)",
     "anthropic": "Anthropic Messages `messages` (a list, or a request body with `system`)",
+    "openai_responses": "OpenAI Responses `input` items (a list, or a request body with `instructions`)",
+    "claude_code": "Claude Code session logs (JSON Lines from ~/.claude/projects)",
+    "codex": "Codex rollout logs (JSON Lines from ~/.codex/sessions)",
+    "pi": "pi coding-agent session logs (JSON Lines from ~/.pi/agent/sessions)",
 }
 """Every format's name and what it reads, in the order `message-ir formats` lists them."""
 
@@ -162,7 +166,7 @@ def _kept_meta(meta_json: msgspec.Raw, to: str) -> tuple[msgspec.Raw, bool]:
     if not meta_json:
         return meta_json, False
     entries = as_object(decode(meta_json)) or {}
-    kept = {key: value for key, value in entries.items() if key in (to, PACKAGE_KEY)}
+    kept = {key: value for key, value in entries.items() if key in (to, payload_format(to), PACKAGE_KEY)}
     if len(kept) == len(entries):
         return meta_json, False
     return (msgspec.Raw(encode(kept)) if kept else msgspec.Raw(b"")), True
@@ -182,11 +186,11 @@ def _cleaned(index: int, message: Message, to: str, notes: list[Note]) -> Messag
         path = f"$[{index}].content[{number}]"
         block = _without_bad_arguments(index, path, original, to, notes) if type(original) is ToolCall else original
         changed = changed or block is not original
-        if type(block) is OpaqueBlock and block.format != to:
+        if type(block) is OpaqueBlock and block.format != payload_format(to):
             notes.append(Note("DROPPED_OPAQUE_BLOCK", index, path, f"Dropped a {block.format} `{block.kind}` block"))
             changed = True
             continue
-        if type(block) is TextBlock and block.text == "" and to == "anthropic":
+        if type(block) is TextBlock and block.text == "" and payload_format(to) == "anthropic":
             notes.append(
                 Note("DROPPED_EMPTY_TEXT", index, path, "Dropped an empty text block (Anthropic refuses them)")
             )
@@ -204,7 +208,12 @@ def _cleaned(index: int, message: Message, to: str, notes: list[Note]) -> Messag
     return _with_blocks(message, blocks)
 
 
-_RAW_ARGUMENTS: Final = {"openai_chat": "arguments", "anthropic": "input"}
+_RAW_ARGUMENTS: Final = {
+    "openai_chat": "arguments",
+    "anthropic": "input",
+    "openai_responses": "arguments",
+    "pi": "arguments",
+}
 """Where each format keeps a call's arguments as sent when they were not a JSON object."""
 
 
@@ -214,8 +223,8 @@ def _without_bad_arguments(index: int, path: str, call: ToolCall, to: str, notes
     if not call.meta_json:
         return call
     entries = as_object(decode(call.meta_json)) or {}
-    info = as_object(entries.get(to))
-    key = _RAW_ARGUMENTS.get(to)
+    info = as_object(entries.get(payload_format(to)))
+    key = _RAW_ARGUMENTS.get(payload_format(to))
     if info is None or key is None or key not in info:
         return call
     raw = info[key]
@@ -228,9 +237,9 @@ def _without_bad_arguments(index: int, path: str, call: ToolCall, to: str, notes
         except (msgspec.DecodeError, RecursionError, UnicodeError):
             pass
     kept = {name: value for name, value in info.items() if name != key}
-    entries[to] = kept
+    entries[payload_format(to)] = kept
     if not kept:
-        del entries[to]
+        del entries[payload_format(to)]
     notes.append(
         Note("DROPPED_BAD_ARGUMENTS", index, path, "Arguments that were not a JSON object are written as the IR's {}")
     )
@@ -238,10 +247,27 @@ def _without_bad_arguments(index: int, path: str, call: ToolCall, to: str, notes
     return ToolCall(id=call.id, name=call.name, arguments_json=call.arguments_json, meta_json=raw_meta)
 
 
+_PAYLOAD_FORMATS: Final = {"claude_code": "anthropic", "codex": "openai_responses"}
+"""The provider format whose messages a session log's lines hold (its `meta` and opaque
+blocks are the log's own)."""
+
+
+def payload_format(name: str) -> str:
+    """The format whose `meta` entries and opaque blocks `name` writes back: its own, or for
+    a session log, that of the provider messages its lines hold."""
+    return _PAYLOAD_FORMATS.get(name, name)
+
+
 def _instructions(source: Conversation, to: str, messages: list[Message], notes: list[Note]) -> tuple[Instruction, ...]:
     if not source.instructions:
         return ()
     texts = [entry.text for entry in source.instructions]
+    if to in ("claude_code", "pi"):  # their logs keep no system text beside the messages
+        for entry in source.instructions:
+            notes.append(
+                Note("DROPPED_INSTRUCTION", None, entry.path, f"Dropped a {entry.role} text: {to} logs keep none")
+            )
+        return ()
     if to == "anthropic":
         if len(texts) > 1 or source.instructions[0].before not in (None, messages[0].id if messages else None):
             notes.append(
@@ -278,12 +304,18 @@ def detect(source: bytes | str | object) -> str | None:
     content) is `openai_chat`.
     """
     if type(source) is bytes or type(source) is str:
+        text = source
         try:
-            source = parse(source)
+            source = parse(text)
         except Unparsable:
-            return None
+            return _detect_log(_first_lines(text))
     records = as_array(source)
     body = as_object(source)
+    log = _detect_log([source] if body is not None else (records or [])[:_LOG_LINES])
+    if log is not None:
+        return log
+    if body is not None and (as_array(body.get("input")) is not None or type(body.get("input")) is str):
+        return "openai_responses"
     if records is None and body is not None:
         records = as_array(body.get("messages"))
         if records is not None and ("system" in body or "max_tokens" in body):
@@ -293,12 +325,73 @@ def detect(source: bytes | str | object) -> str | None:
     return _detect_messages(records)
 
 
+_LOG_LINES: Final = 5
+"""How many lines of a log `detect` reads."""
+_CLAUDE_CODE_LINES: Final = (
+    "user",
+    "assistant",
+    "summary",
+    "system",
+    "progress",
+    "file-history-snapshot",
+    "queue-operation",
+)
+_CODEX_LINES: Final = ("session_meta", "response_item", "event_msg", "turn_context", "compacted")
+_RESPONSES_ITEMS: Final = (
+    "function_call",
+    "function_call_output",
+    "custom_tool_call",
+    "custom_tool_call_output",
+    "reasoning",
+)
+
+
+def _first_lines(source: bytes | str) -> list[object]:
+    """The values of the first lines of JSON Lines text (those that parse)."""
+    data = source.encode("utf-8", "surrogatepass") if type(source) is str else source
+    assert type(data) is bytes
+    values: list[object] = []
+    for line in data.split(b"\n", _LOG_LINES)[:_LOG_LINES]:
+        try:
+            values.append(parse(line))
+        except Unparsable:
+            continue
+    return values
+
+
+def _detect_log(lines: list[object]) -> str | None:
+    """The session-log format whose lines these are, or `None`."""
+    for value in lines:
+        line = as_object(value)
+        if line is None:
+            return None
+        line_type = line.get("type")
+        if line_type in _CODEX_LINES and "payload" in line and "timestamp" in line:
+            return "codex"
+        message = as_object(line.get("message"))
+        if line_type == "session" and "payload" not in line:
+            return "pi"
+        if (
+            line_type == "message"
+            and message is not None
+            and message.get("role") in ("user", "assistant", "toolResult")
+        ):
+            return "pi"
+        if line_type in _CLAUDE_CODE_LINES and ("sessionId" in line or "uuid" in line or "leafUuid" in line):
+            return "claude_code"
+        if line_type == "file-history-snapshot":
+            return "claude_code"
+    return None
+
+
 def _detect_messages(records: list[object]) -> str | None:
     ir = True
     for item in records:
         record = as_object(item)
         if record is None:
             return None
+        if record.get("type") in _RESPONSES_ITEMS:
+            return "openai_responses"
         role = record.get("role")
         if role in ("tool", "system", "developer") or "tool_calls" in record or "tool_call_id" in record:
             return "openai_chat"
@@ -314,6 +407,8 @@ def _detect_messages(records: list[object]) -> str | None:
                     return None
                 if block_type in ("tool_use", "tool_result", "thinking", "redacted_thinking", "image", "document"):
                     return "anthropic"
+                if block_type in ("input_text", "output_text", "input_image", "input_file"):
+                    return "openai_responses"
                 if block_type in ("image_url", "input_audio", "refusal", "file"):
                     return "openai_chat"
         ir = ir and type(record.get("id")) is str and role in ("user", "assistant")

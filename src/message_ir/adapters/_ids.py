@@ -28,9 +28,15 @@ _WORD: Final = re.compile(r"[A-Za-z0-9_-]+")
 _NOT_WORD: Final = re.compile(r"[^A-Za-z0-9_-]")
 
 _ANY: Final = re.compile(r".*", re.DOTALL)
+_ANTHROPIC: Final = IdRule(64, _WORD, "Anthropic accepts `^[a-zA-Z0-9_-]+$`, at most 64 characters")
+_RESPONSES: Final = IdRule(64, _ANY, "the Responses API accepts a `call_id` of at most 64")
 RULES: Final[dict[str, IdRule]] = {
     "openai_chat": IdRule(40, _ANY, "OpenAI Chat accepts at most 40"),
-    "anthropic": IdRule(64, _WORD, "Anthropic accepts `^[a-zA-Z0-9_-]+$`, at most 64 characters"),
+    "anthropic": _ANTHROPIC,
+    "openai_responses": _RESPONSES,
+    "claude_code": _ANTHROPIC,  # a Claude Code log holds Anthropic messages
+    "codex": _RESPONSES,  # a Codex rollout holds Responses items
+    "pi": IdRule(1 << 20, _ANY, "pi accepts any non-empty ID"),
 }
 """The rule of each format that has one."""
 

@@ -20,6 +20,7 @@ that merged view: the results of a turn's calls come in the next user turn
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 import msgspec
@@ -87,7 +88,7 @@ def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
 
     Paths and message indexes point into the source's `messages`.
     """
-    return _common.checked(FORMAT, source, _load, _provider_rules)
+    return _common.checked(FORMAT, source, _load, provider_rules)
 
 
 # --- load ---------------------------------------------------------------------------------
@@ -112,18 +113,24 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
         if record is None:
             state.problem(path, f"Expected a message object, got `{_common.kind(item)}`")
             continue
-        role = record.get("role")
-        try:
-            if role == "user":
-                _user(state, record, path)
-            elif role == "assistant":
-                _assistant(state, record, path)
-            else:
-                shown = repr(role) if type(role) is str else f"a `{_common.kind(role)}`"
-                state.problem(path + ".role", f"Invalid role {shown}; expected one of user, assistant")
-        except ConstructionError as error:  # a parsed value the IR cannot hold (NaN, a lone surrogate)
-            state.problem(path, error.problem)
+        read_message(state, record, path)
     return state
+
+
+def read_message(state: LoadState, record: dict[str, object], path: str) -> None:
+    """Read one Anthropic message object at `path` into `state` (a session log's adapter
+    calls this for each message line)."""
+    role = record.get("role")
+    try:
+        if role == "user":
+            _user(state, record, path)
+        elif role == "assistant":
+            _assistant(state, record, path)
+        else:
+            shown = repr(role) if type(role) is str else f"a `{_common.kind(role)}`"
+            state.problem(path + ".role", f"Invalid role {shown}; expected one of user, assistant")
+    except ConstructionError as error:  # a parsed value the IR cannot hold (NaN, a lone surrogate)
+        state.problem(path, error.problem)
 
 
 def _meta(info: Info) -> msgspec.Raw:
@@ -312,7 +319,17 @@ def _call(state: LoadState, message_index: int, block: dict[str, object], path: 
 
 
 def _dump(conversation: Conversation) -> object:
-    restore: dict[str, str] = {}
+    records = render_messages(conversation.messages, {})
+    others: dict[str, object] = {}
+    system = _dump_system(conversation)
+    if system is not None:
+        others["system"] = system
+    return _common.container(conversation, FORMAT, "messages", records, others)
+
+
+def render_messages(messages: Sequence[Message], restore: dict[str, str]) -> list[object]:
+    """The Anthropic message objects of IR messages (consecutive user-side messages joined
+    as they were loaded); `restore` maps renamed call IDs back, filled as calls are met."""
     records: list[object] = []
     open_record: tuple[Info, list[object], list[UserMessage | ToolResultMessage]] | None = None
 
@@ -322,7 +339,7 @@ def _dump(conversation: Conversation) -> object:
             records.append(_user_record(*open_record))
             open_record = None
 
-    for message in conversation.messages:
+    for message in messages:
         if type(message) is AssistantMessage:
             close()
             records.append(_dump_assistant(message, restore))
@@ -342,11 +359,7 @@ def _dump(conversation: Conversation) -> object:
             else:
                 open_record[1].append({"type": "text", "text": message.content})
     close()
-    others: dict[str, object] = {}
-    system = _dump_system(conversation)
-    if system is not None:
-        others["system"] = system
-    return _common.container(conversation, FORMAT, "messages", records, others)
+    return records
 
 
 def _user_record(info: Info, blocks: list[object], parts: list[UserMessage | ToolResultMessage]) -> dict[str, object]:
@@ -423,7 +436,7 @@ def _dump_system(conversation: Conversation) -> object:
 # --- provider rules -----------------------------------------------------------------------
 
 
-def _provider_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
+def provider_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
     """Anthropic's rules beyond the IR's, on the merged turns."""
     found: list[Diagnostic] = []
     rule = RULES[FORMAT]

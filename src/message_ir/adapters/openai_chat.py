@@ -40,7 +40,7 @@ from message_ir.adapters._build import meta_raw, object_raw
 from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation, Instruction
 from message_ir.adapters._ids import RULES
-from message_ir.adapters._json import as_array, as_object, decode, encode, freeze_info
+from message_ir.adapters._json import as_array, as_object, encode, freeze_info
 from message_ir.adapters._records import (
     Info,
     build_record,
@@ -266,7 +266,7 @@ def _call(state: LoadState, message_index: int, item: object, path: str) -> Tool
     function_info = split_record(function, _FUNCTION_KEYS, _FUNCTION_KEYS)
     if function_info:
         info["function"] = function_info
-    parsed = _arguments(arguments)
+    parsed = _common.arguments_object(arguments)
     text = b"{}"
     if parsed is None:
         info["arguments"] = arguments
@@ -281,15 +281,6 @@ def _call(state: LoadState, message_index: int, item: object, path: str) -> Tool
         info["id"] = call_id
         info["as"] = ir_id
     return ToolCall(id=ir_id, name=name, arguments_json=object_raw(parsed, text), meta_json=_meta(info))
-
-
-def _arguments(text: str) -> dict[str, object] | None:
-    """The arguments object a JSON string holds, or `None` when it holds none."""
-    try:
-        value = decode(text)
-    except (msgspec.DecodeError, RecursionError, UnicodeError):
-        return None
-    return as_object(value)
 
 
 def _tool(state: LoadState, record: dict[str, object], path: str) -> None:
@@ -398,7 +389,7 @@ def _dump_call(call: ToolCall, restore: dict[str, str]) -> dict[str, object]:
     text = bytes(call.arguments_json)
     arguments = text.decode()
     if type(raw) is str:
-        parsed = _arguments(raw)
+        parsed = _common.arguments_object(raw)
         if (parsed is None and text == b"{}") or (parsed is not None and encode(parsed) == text):
             arguments = raw
     function_info = as_object(info.get("function")) or {}

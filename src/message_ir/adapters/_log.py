@@ -1,0 +1,178 @@
+"""What the session-log adapters share: reading JSON Lines, and writing every line back in place.
+
+A log is a list of lines, each one JSON value. Some lines are messages (their payload is
+read into IR messages); the others (progress, metadata, compaction records) are kept as
+they are in the conversation's `meta`, with their line numbers. Each IR message read from a
+line carries, in its `meta` under the log's format, that line's number and its *envelope*:
+the line with the payload set to `null`. `dump` renders each message's payload from the IR
+and puts it back into its envelope, and `Placement` puts every line where it was:
+
+- a line keeps its number when its message comes after the messages written before it;
+- a message without a line (one `repair` made, or one another format loaded) goes right
+  after the lines of the messages before it, and so does a message that was moved ahead of
+  one that stood before it;
+- kept lines keep their numbers.
+
+So a log that was not changed is written back line for line, and a repaired one keeps every
+original line with the new messages in place.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from typing import Final
+
+import msgspec
+
+from message_ir import Diagnostic, FrozenJsonObject, Message
+from message_ir.adapters._build import object_raw
+from message_ir.adapters._common import LoadState, json_input
+from message_ir.adapters._conversation import FormatError
+from message_ir.adapters._json import Unparsable, as_array, as_object, decode, encode, parse
+from message_ir.adapters._records import Info, format_info, frozen_info
+
+Lines = list[tuple[int | None, object]]
+"""Lines to write: each with its number in the source (`None`: a new line)."""
+
+_NEW_LINE_NAMESPACE: Final = uuid.UUID("7d0f6a52-3c53-4f1e-9a51-5b1f4c2e8d10")
+
+
+def read_lines(state: LoadState, source: object) -> list[object]:
+    """The JSON value of each line of `source` (JSON Lines text, or a list of parsed lines).
+
+    Text is read line by line; a line that is not JSON is a problem at `$[line]` (the
+    0-based line number), and so is an empty line (it would not be written back).
+    """
+    if type(source) is bytes or type(source) is str:
+        data = source.encode("utf-8", "surrogatepass") if type(source) is str else source
+        assert type(data) is bytes
+        state.trusted = True
+        values: list[object] = []
+        lines = data.split(b"\n")
+        if lines and lines[-1] == b"":
+            lines.pop()
+        for number, line in enumerate(lines):
+            if not line.strip():
+                state.problems.append(
+                    Diagnostic("BAD_FORMAT", number, f"$[{number}]", "Expected a JSON value, got an empty line")
+                )
+                values.append(None)
+                continue
+            try:
+                values.append(parse(line))
+            except Unparsable as error:
+                found = error.diagnostic
+                state.problems.append(Diagnostic(found.code, number, f"$[{number}]", found.message))
+                values.append(None)
+        return values
+    items = as_array(source)
+    if items is None and type(source) is tuple:
+        items = list(source)
+    if items is None:
+        raise FormatError(
+            state.format,
+            (Diagnostic("BAD_FORMAT", None, "$", "Expected JSON Lines text, or a list of the lines' values"),),
+        )
+    return items
+
+
+def envelope(line: dict[str, object], key: str) -> dict[str, object]:
+    """The line without its payload: the same keys in order, `key` set to `null`."""
+    return {name: (None if name == key else value) for name, value in line.items()}
+
+
+def with_info(message: Message, format: str, info: Info) -> Message:
+    """`message` with `info`'s keys set under `format` in its `meta` (everything else kept)."""
+    entries: dict[str, object] = {}
+    if message.meta_json:
+        entries = as_object(decode(message.meta_json)) or {}
+    entries[format] = {**(as_object(entries.get(format)) or {}), **info}
+    return msgspec.structs.replace(message, meta_json=object_raw(entries))
+
+
+def mark(state: LoadState, start: int, format: str, line: int, line_envelope: dict[str, object]) -> None:
+    """Tie the IR messages read from `line` (from index `start` on) to it: the first carries
+    the envelope, the others the line number."""
+    for index in range(start, len(state.messages)):
+        info: Info = {"line": line}
+        if index == start:
+            info["envelope"] = line_envelope
+        state.messages[index] = with_info(state.messages[index], format, info)
+
+
+def kept_meta(format: str, kept: list[object]) -> FrozenJsonObject | None:
+    """The conversation's `meta`: the lines that are not messages, with their numbers."""
+    if not kept:
+        return None
+    from message_ir import frozen_json_object
+
+    return frozen_json_object(json_input({format: {"kept": kept}}))
+
+
+def kept_lines(meta: FrozenJsonObject | None, format: str) -> list[tuple[int, object]]:
+    """The kept lines of a conversation's `meta`, as `(number, value)`."""
+    kept: list[tuple[int, object]] = []
+    for item in as_array(frozen_info(meta, format).get("kept")) or []:
+        pair = as_array(item)
+        if pair is not None and len(pair) == 2 and type(pair[0]) is int:
+            kept.append((pair[0], pair[1]))
+    return kept
+
+
+def line_of(message: Message, format: str) -> tuple[int | None, dict[str, object] | None]:
+    """The line a message was read from, and its envelope if it is the line's first message."""
+    info = format_info(message.meta_json, format)
+    line = info.get("line")
+    return (line if type(line) is int else None), as_object(info.get("envelope"))
+
+
+def filled(line_envelope: dict[str, object], key: str, payload: object) -> dict[str, object]:
+    """The envelope with its payload put back."""
+    return {name: (payload if name == key else value) for name, value in line_envelope.items()}
+
+
+def new_uuid(*parts: str) -> str:
+    """A deterministic UUID for a line the package writes (the same input, the same UUID)."""
+    return str(uuid.uuid5(_NEW_LINE_NAMESPACE, "\x00".join(parts)))
+
+
+class Placement:
+    """Where each written line goes (see the module's docstring)."""
+
+    def __init__(self) -> None:
+        self._units: list[tuple[tuple[int, int], object]] = []
+        self._first_max = -1  # the latest line a message started on, so far
+        self._all_max = -1  # the latest line written for a message, so far
+        self._sequence = 0
+        self._used: set[int] = set()
+
+    def add(self, lines: Lines) -> None:
+        """The lines of one message (or instruction), the line it started on first."""
+        for position, (number, value) in enumerate(lines):
+            if number is None or number in self._used or (position == 0 and number <= self._first_max):
+                self._sequence += 1
+                key = (self._all_max, self._sequence)
+            else:
+                key = (number, 0)
+                self._used.add(number)
+                if position == 0:
+                    self._first_max = number
+                self._all_max = max(self._all_max, number)
+            self._units.append((key, value))
+
+    def lines(self, kept: Sequence[tuple[int, object]]) -> list[object]:
+        """Every line in order: the messages' and the kept ones."""
+        units = list(self._units)
+        units.extend(((number, 0), value) for number, value in kept if number not in self._used)
+        units.sort(key=_key)
+        return [value for _, value in units]
+
+
+def _key(unit: tuple[tuple[int, int], object]) -> tuple[int, int]:
+    return unit[0]
+
+
+def encode_lines(lines: list[object]) -> bytes:
+    """JSON Lines: each value as compact JSON (key order kept), each line ending in a newline."""
+    return b"".join(encode(line) + b"\n" for line in lines)

@@ -1,0 +1,237 @@
+"""Claude Code session logs (`~/.claude/projects/<project>/<session>.jsonl`), losslessly.
+
+Each line is one JSON object. `user` and `assistant` lines wrap one Anthropic message in
+their `message` field, read as the `anthropic` adapter reads it (so thinking blocks are
+`anthropic` opaque blocks, and a user line with several `tool_result` blocks is several IR
+messages). Claude Code writes one API message over several lines that share `message.id`
+(a line per content block), and the results of its first calls can come between those
+lines: all lines sharing one `message.id` are one IR assistant message, at the place of its
+first line. Every other line (`progress`, `system`, `summary`, `file-history-snapshot`,
+`queue-operation`, ...) is not a message and is kept as it is.
+
+`check` applies the Anthropic rules to the conversation the log stands for (the lines
+merged that way): diagnostics name the 0-based line (`message_index`) and a path into it,
+such as `$[12].message.content[0]`.
+
+`dump` gives the list of lines and `dumps` JSON Lines: every line written back as it was
+read, and a result that `repair` made written as Claude Code writes one: a `user` line
+holding a `tool_result` block, with the session's fields copied from the line before it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+import msgspec
+
+from message_ir import AssistantBlock, AssistantMessage, Diagnostic, Message
+from message_ir.adapters import _common, _log, anthropic
+from message_ir.adapters._build import object_raw
+from message_ir.adapters._common import LoadState, Origins
+from message_ir.adapters._conversation import Conversation
+from message_ir.adapters._json import as_array, as_object
+from message_ir.adapters._records import Info, format_info
+
+FORMAT: Final = "claude_code"
+_PAYLOAD: Final = "message"
+_SESSION_FIELDS: Final = (
+    "parentUuid",
+    "isSidechain",
+    "userType",
+    "cwd",
+    "sessionId",
+    "version",
+    "gitBranch",
+    "agentId",
+    "slug",
+)
+"""The fields of a message line that a new line copies from the line before it."""
+
+
+def load(source: bytes | str | object) -> Conversation:
+    """The conversation of a Claude Code log (JSON Lines text, or a list of the lines' values).
+
+    Raises `FormatError` for what is not such a log; never for broken linkage.
+    """
+    conversation, _ = _load(source)
+    return conversation
+
+
+def dump(conversation: Conversation | tuple[Message, ...] | list[Message]) -> list[object]:
+    """The log's lines as plain data, each in its place (see the module's docstring)."""
+    return _dump(_common.as_conversation(conversation))
+
+
+def dumps(conversation: Conversation | tuple[Message, ...] | list[Message]) -> bytes:
+    """`dump` as JSON Lines."""
+    return _log.encode_lines(dump(conversation))
+
+
+def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
+    """Every problem Anthropic would answer with a 400 on resuming this session, and the IR's
+    own; never raises. `message_index` is the 0-based line."""
+    return _common.checked(FORMAT, source, _load, anthropic.provider_rules)
+
+
+# --- load ---------------------------------------------------------------------------------
+
+
+def _load(source: object) -> tuple[Conversation, Origins]:
+    return _common.read_source(FORMAT, source, _read, lines=True)
+
+
+def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
+    state = LoadState(FORMAT, avoid)
+    state.trusted = trusted
+    values = _log.read_lines(state, source)
+    kept: list[object] = []
+    assistants: dict[str, int] = {}  # message.id -> the IR index of its assistant message
+    for number, value in enumerate(values):
+        state.at(number)
+        path = f"$[{number}]"
+        if not state.json_ok(value, path):
+            continue
+        line = as_object(value)
+        line_type = None if line is None else line.get("type")
+        if line is None or line_type not in ("user", "assistant"):
+            kept.append([number, value])
+            continue
+        message = as_object(line.get(_PAYLOAD))
+        if message is None:
+            state.problem(path + ".message", f"Expected a message object, got `{_common.kind(line.get(_PAYLOAD))}`")
+            continue
+        start = len(state.messages)
+        anthropic.read_message(state, message, path + ".message")
+        if len(state.messages) == start:
+            continue  # a problem was reported
+        line_envelope = _log.envelope(line, _PAYLOAD)
+        last = state.messages[-1]
+        message_id = message.get("id")
+        if type(last) is AssistantMessage and type(message_id) is str:
+            into = assistants.get(message_id)
+            if into is not None:
+                _fold(state, into, last, number, line_envelope)
+                continue
+            assistants[message_id] = start
+        _log.mark(state, start, FORMAT, number, line_envelope)
+        if type(last) is AssistantMessage:
+            state.messages[start] = _log.with_info(
+                state.messages[start], FORMAT, {"line": number, "envelope": line_envelope, "blocks": len(last.content)}
+            )
+    state.container_meta = _log.kept_meta(FORMAT, kept)
+    return state
+
+
+def _fold(state: LoadState, into: int, part: AssistantMessage, line: int, line_envelope: dict[str, object]) -> None:
+    """Join the assistant message just read from `line` onto message `into` (same `message.id`)."""
+    first = state.messages[into]
+    assert type(first) is AssistantMessage
+    info = format_info(first.meta_json, FORMAT)
+    more = list(as_array(info.get("more")) or [])
+    more.append(
+        {
+            "line": line,
+            "envelope": line_envelope,
+            "anthropic": format_info(part.meta_json, anthropic.FORMAT),
+            "blocks": len(part.content),
+        }
+    )
+    info["more"] = more
+    joined = AssistantMessage(id=first.id, content=first.content + part.content, meta_json=first.meta_json)
+    state.fold_last(into, joined)
+    state.messages[into] = _log.with_info(joined, FORMAT, info)
+
+
+# --- dump ---------------------------------------------------------------------------------
+
+
+def _dump(conversation: Conversation) -> list[object]:
+    own = conversation.format == FORMAT
+    placement = _log.Placement()
+    restore: dict[str, str] = {}
+    previous: dict[str, object] | None = None  # the envelope of the latest message line
+    messages = conversation.messages
+    index = 0
+    while index < len(messages):
+        message = messages[index]
+        line, line_envelope = _log.line_of(message, FORMAT)
+        group = [message]
+        index += 1
+        if type(message) is not AssistantMessage and line is not None:
+            while index < len(messages) and type(messages[index]) is not AssistantMessage:
+                next_line, next_envelope = _log.line_of(messages[index], FORMAT)
+                if next_line != line or next_envelope is not None:
+                    break
+                group.append(messages[index])
+                index += 1
+        if type(message) is AssistantMessage:
+            lines = _assistant_lines(message, line, line_envelope, previous, restore)
+        else:
+            payload = anthropic.render_messages(group, restore)[0]
+            kind = "user"
+            if line_envelope is None:
+                line, line_envelope = None, _new_envelope(previous, kind, message.id)
+            lines = [(line, _log.filled(line_envelope, _PAYLOAD, payload))]
+        for _, value in lines:
+            written = as_object(value)
+            if written is not None:
+                previous = written
+        placement.add(lines)
+    return placement.lines(_log.kept_lines(conversation.meta, FORMAT) if own else [])
+
+
+def _assistant_lines(
+    message: AssistantMessage,
+    line: int | None,
+    line_envelope: dict[str, object] | None,
+    previous: dict[str, object] | None,
+    restore: dict[str, str],
+) -> _log.Lines:
+    """The lines of one assistant message: its blocks split over the lines they came from
+    (what is left over goes to the last line)."""
+    info = format_info(message.meta_json, FORMAT)
+    if line_envelope is None:
+        line, line_envelope = None, _new_envelope(previous, "assistant", message.id)
+    parts: list[tuple[int | None, dict[str, object], Info, int]] = []
+    count = info.get("blocks")
+    parts.append(
+        (line, line_envelope, format_info(message.meta_json, anthropic.FORMAT), count if type(count) is int else 0)
+    )
+    for item in as_array(info.get("more")) or []:
+        entry = as_object(item) or {}
+        more_line, more_envelope = entry.get("line"), as_object(entry.get("envelope"))
+        more_count = entry.get("blocks")
+        if type(more_line) is int and more_envelope is not None and type(more_count) is int:
+            parts.append((more_line, more_envelope, as_object(entry.get("anthropic")) or {}, more_count))
+    lines: _log.Lines = []
+    start = 0
+    for number, (part_line, part_envelope, part_info, count) in enumerate(parts):
+        end = len(message.content) if number == len(parts) - 1 else min(start + count, len(message.content))
+        blocks: Sequence[AssistantBlock] = message.content[start:end]
+        start = end
+        meta = object_raw({anthropic.FORMAT: part_info}) if part_info else msgspec.Raw(b"")
+        part = AssistantMessage(id=message.id, content=tuple(blocks), meta_json=meta)
+        payload = anthropic.render_messages([part], restore)[0]
+        lines.append((part_line, _log.filled(part_envelope, _PAYLOAD, payload)))
+    return lines
+
+
+def _new_envelope(previous: dict[str, object] | None, kind: str, message_id: str) -> dict[str, object]:
+    """The fields of a line Claude Code would write for a new message, after `previous`."""
+    line: dict[str, object] = {}
+    session = "" if previous is None else str(previous.get("sessionId", ""))
+    for name in _SESSION_FIELDS:
+        if previous is not None and name in previous:
+            line[name] = previous[name]
+    if previous is not None and type(previous.get("uuid")) is str:
+        line["parentUuid"] = previous["uuid"]
+    line["type"] = kind
+    line[_PAYLOAD] = None
+    line["uuid"] = _log.new_uuid(FORMAT, session, message_id)
+    if previous is not None and "timestamp" in previous:
+        line["timestamp"] = previous["timestamp"]
+    return line
+
+
+__all__ = ["FORMAT", "check", "dump", "dumps", "load"]

@@ -1,0 +1,115 @@
+"""Codex rollout logs (`~/.codex/sessions/.../rollout-*.jsonl`), losslessly.
+
+Each line is `{"timestamp": ..., "type": ..., "payload": {...}}`. A `response_item` line's
+payload is one OpenAI Responses item, read as the `openai_responses` adapter reads an item
+(so consecutive output items, each on its own line, are one assistant message, and
+developer messages are instructions). Every other line (`session_meta`, `turn_context`,
+`event_msg`, `compacted`, ...) is kept as it is: a compaction is not expanded, so the log's
+messages are its `response_item` records in file order.
+
+`check` applies the Responses rules (a call's output exists and comes after it, reasoning
+items stay with the item after them, `call_id` at most 64 characters); diagnostics name the
+0-based line and a path into it, such as `$[41].payload.call_id`. Codex's redacted logs
+whose `arguments` are not JSON load (the text is kept and written back) and `check`
+reports `BAD_TOOL_ARGUMENTS`. A result that `repair` made is written as Codex writes one:
+a `response_item` line with a `function_call_output` (or `custom_tool_call_output`).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from message_ir import Diagnostic, Message
+from message_ir.adapters import _common, _log, openai_responses
+from message_ir.adapters._common import LoadState, Origins
+from message_ir.adapters._conversation import Conversation, Instruction
+from message_ir.adapters._json import as_object
+from message_ir.adapters._records import Info, format_info, frozen_info
+
+FORMAT: Final = "codex"
+_PAYLOAD: Final = "payload"
+
+
+def load(source: bytes | str | object) -> Conversation:
+    """The conversation of a Codex rollout (JSON Lines text, or a list of the lines' values).
+
+    Raises `FormatError` for what is not such a log; never for broken linkage.
+    """
+    conversation, _ = _load(source)
+    return conversation
+
+
+def dump(conversation: Conversation | tuple[Message, ...] | list[Message]) -> list[object]:
+    """The rollout's lines as plain data, each in its place."""
+    return _dump(_common.as_conversation(conversation))
+
+
+def dumps(conversation: Conversation | tuple[Message, ...] | list[Message]) -> bytes:
+    """`dump` as JSON Lines."""
+    return _log.encode_lines(dump(conversation))
+
+
+def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
+    """Every problem the Responses API would refuse on resuming this rollout, and the IR's
+    own; never raises. `message_index` is the 0-based line."""
+    return _common.checked(FORMAT, source, _load, openai_responses.provider_rules)
+
+
+def _load(source: object) -> tuple[Conversation, Origins]:
+    return _common.read_source(FORMAT, source, _read, lines=True)
+
+
+def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
+    state = LoadState(FORMAT, avoid)
+    state.trusted = trusted
+    values = _log.read_lines(state, source)
+    kept: list[object] = []
+    run = openai_responses.Run()
+    for number, value in enumerate(values):
+        state.at(number)
+        path = f"$[{number}]"
+        if not state.json_ok(value, path):
+            continue
+        line = as_object(value)
+        item = None if line is None or line.get("type") != "response_item" else as_object(line.get(_PAYLOAD))
+        if line is None or item is None:
+            kept.append([number, value])
+            continue
+        tag = (FORMAT, {"line": number, "envelope": _log.envelope(line, _PAYLOAD)})
+        openai_responses.read_item(state, run, item, path + ".payload", tag)
+    run.close(state)
+    state.container_meta = _log.kept_meta(FORMAT, kept)
+    return state
+
+
+def _dump(conversation: Conversation) -> list[object]:
+    own = conversation.format == FORMAT
+    placement = _log.Placement()
+    renderer = openai_responses.Renderer()
+    previous: dict[str, object] | None = None
+
+    def write(items: list[tuple[dict[str, object], Info]]) -> None:
+        nonlocal previous
+        lines: _log.Lines = []
+        for item, info in items:
+            line, line_envelope = info.get("line"), as_object(info.get("envelope"))
+            if type(line) is not int or line_envelope is None:
+                line, line_envelope = None, {"timestamp": None, "type": "response_item", _PAYLOAD: None}
+                if previous is not None and "timestamp" in previous:
+                    line_envelope["timestamp"] = previous["timestamp"]
+            written = _log.filled(line_envelope, _PAYLOAD, item)
+            previous = written
+            lines.append((line, written))
+        placement.add(lines)
+
+    def message(entry: Message) -> None:
+        write([(item, format_info(meta, FORMAT)) for item, meta in renderer.message(entry)])
+
+    def instruction(entry: Instruction) -> None:
+        write([(renderer.instruction(entry), frozen_info(entry.meta, FORMAT))])
+
+    _common.interleave(conversation, message, instruction)
+    return placement.lines(_log.kept_lines(conversation.meta, FORMAT) if own else [])
+
+
+__all__ = ["FORMAT", "check", "dump", "dumps", "load"]

@@ -1,0 +1,507 @@
+"""OpenAI Responses `input` items: in and out of the IR, losslessly, with the Responses rules.
+
+`load` takes JSON text or the parsed value: the bare list of items, or a request body
+`{"instructions": ..., "input": [...], ...}` (`input` may also be one string, a user
+message). How the items map:
+
+- a `message` of role `user` → `UserMessage` (its `input_text` parts joined by a newline;
+  other parts kept in `meta`); of role `system` or `developer` → an `Instruction`;
+- output items — an assistant `message` (→ `TextBlock`, its `output_text` parts joined),
+  `function_call` (→ `ToolCall`; `arguments` is a JSON string), `custom_tool_call` (→
+  `ToolCall` whose arguments are `{"input": <its text>}`), `reasoning` and any other item
+  type (→ an `OpaqueBlock` of format `openai_responses`, in place) — make one
+  `AssistantMessage` per run of consecutive output items;
+- `function_call_output` and `custom_tool_call_output` → `ToolResultMessage` (the tool name
+  is the call's; an `output` given as parts keeps them in `meta`).
+
+Rules (`check`): a call's output exists and comes after it (the IR's linkage); a reasoning
+item is followed by an output item of its turn, never by an input item, and is never last
+(`REASONING_ITEM_MISPLACED`); `call_id` is at most 64 characters (`BAD_TOOL_CALL_ID_FORMAT`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+import msgspec
+
+from message_ir import (
+    AssistantBlock,
+    AssistantMessage,
+    ConstructionError,
+    Diagnostic,
+    Message,
+    OpaqueBlock,
+    TextBlock,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
+from message_ir.adapters import _common
+from message_ir.adapters._build import object_raw
+from message_ir.adapters._common import LoadState, Origins
+from message_ir.adapters._conversation import Conversation, Instruction
+from message_ir.adapters._ids import RULES
+from message_ir.adapters._json import as_array, as_object, encode, freeze_info
+from message_ir.adapters._records import Info, build_record, format_info, frozen_info, has_key, split_record
+
+FORMAT: Final = "openai_responses"
+_MESSAGE_KEYS: Final = ("type", "role", "content")
+_CALL_KEYS: Final = ("type", "name", "arguments", "call_id")
+_CUSTOM_KEYS: Final = ("type", "name", "input", "call_id")
+_OUTPUT_KEYS: Final = ("type", "call_id", "output")
+_INPUT_TEXT: Final = "input_text"
+_OUTPUT_TEXT: Final = "output_text"
+_INSTRUCTION_ROLES: Final = ("system", "developer")
+INPUT_SEPARATOR: Final = "\n"
+"""How the text parts of a user or developer message are joined into the IR's text."""
+_INDEX: Final = re.compile(r"\[(\d+)\]")
+
+Tag = tuple[str, Info] | None
+"""What a session log adds to the `meta` of what one item becomes: its format and info."""
+
+
+def load(source: bytes | str | object) -> Conversation:
+    """The conversation in `source` (JSON text, or the parsed list of items or request body).
+
+    Raises `FormatError` for what is not Responses input; never for broken linkage.
+    """
+    conversation, _ = _load(source)
+    return conversation
+
+
+def dump(conversation: Conversation | tuple[Message, ...] | list[Message]) -> object:
+    """The conversation as plain data, in the form it was loaded from (else a request body)."""
+    return _dump(_common.as_conversation(conversation))
+
+
+def dumps(conversation: Conversation | tuple[Message, ...] | list[Message]) -> bytes:
+    """`dump` as compact JSON."""
+    return encode(dump(conversation))
+
+
+def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
+    """Every problem the Responses API would refuse, and the IR's own; never raises."""
+    return _common.checked(FORMAT, source, _load, provider_rules)
+
+
+# --- load ---------------------------------------------------------------------------------
+
+
+def _load(source: object) -> tuple[Conversation, Origins]:
+    return _common.read_source(FORMAT, source, _read)
+
+
+class Run:
+    """The output items read since the last input item: one assistant message when closed."""
+
+    def __init__(self) -> None:
+        self.blocks: list[AssistantBlock] = []
+        self.paths: list[str] = []
+        self.start: tuple[int, str] = (0, "$")  # the source index and path of its first item
+
+    def close(self, state: LoadState) -> None:
+        """Add the assistant message of the items so far (if any) to `state`."""
+        if not self.blocks:
+            return
+        index = state.index
+        state.at(self.start[0])
+        message = AssistantMessage(id=state.message_id(), content=tuple(self.blocks))
+        state.add(message, self.start[1], self.paths)
+        state.at(index)
+        self.blocks, self.paths = [], []
+
+
+def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
+    state = LoadState(FORMAT, avoid)
+    state.trusted = trusted
+    body = as_object(source)
+    if body is not None and type(body.get("input")) is str:
+        source = {**body, "input": [{"role": "user", "content": body["input"]}]}
+    records, prefix = _common.message_list(state, source, "input", ("instructions",))
+    if body is not None and type(body.get("input")) is str and state.container_meta is not None:
+        meta = frozen_info(state.container_meta, FORMAT)
+        meta["string_input"] = True
+        state.container_meta = freeze_info({FORMAT: meta})
+    if state.body is not None and "instructions" in state.body:
+        instructions = state.body["instructions"]
+        if type(instructions) is str:
+            state.instruction("instructions", instructions, "$.instructions", None)
+        elif instructions is not None:
+            state.problem("$.instructions", f"Expected `str`, got `{_common.kind(instructions)}`", outside=True)
+    run = Run()
+    for index, value in enumerate(records):
+        state.at(index)
+        path = f"{prefix}[{index}]"
+        if not state.json_ok(value, path):
+            continue
+        item = as_object(value)
+        if item is None:
+            state.problem(path, f"Expected an item object, got `{_common.kind(value)}`")
+            continue
+        read_item(state, run, item, path, None)
+    run.close(state)
+    return state
+
+
+def _meta(info: Info, tag: Tag) -> msgspec.Raw:
+    entries: dict[str, object] = {}
+    if info:
+        entries[FORMAT] = info
+    if tag is not None:
+        entries[tag[0]] = tag[1]
+    return object_raw(entries) if entries else msgspec.Raw(b"")
+
+
+def read_item(state: LoadState, run: Run, item: dict[str, object], path: str, tag: Tag) -> None:
+    """Read one item at `path` into `state` (output items into `run`); `tag` goes into the
+    `meta` of what it becomes (a session log's line)."""
+    item_type = item.get("type", "message" if "role" in item else None)
+    try:
+        if item_type == "message":
+            role = item.get("role")
+            if role == "assistant":
+                _output(state, run, _text_block(state, item, path, tag), path)
+            elif role == "user" or role in _INSTRUCTION_ROLES:
+                run.close(state)
+                _input_message(state, item, path, tag)
+            else:
+                shown = repr(role) if type(role) is str else f"a `{_common.kind(role)}`"
+                state.problem(
+                    path + ".role", f"Invalid role {shown}; expected one of user, assistant, system, developer"
+                )
+        elif item_type in ("function_call", "custom_tool_call"):
+            _output(state, run, _call(state, item, path, tag), path)
+        elif item_type in ("function_call_output", "custom_tool_call_output"):
+            run.close(state)
+            _result(state, item, path, tag)
+        elif type(item_type) is str and item_type:
+            _output(
+                state,
+                run,
+                OpaqueBlock(format=FORMAT, kind=item_type, data_json=object_raw(item), meta_json=_meta({}, tag)),
+                path,
+            )
+        else:
+            state.problem(path + ".type", "Expected an item `type`")
+    except ConstructionError as error:  # a parsed value the IR cannot hold
+        state.problem(path, error.problem)
+
+
+def _output(state: LoadState, run: Run, block: AssistantBlock | None, path: str) -> None:
+    if block is None:
+        return
+    if not run.blocks:
+        run.start = (state.index, path)
+    run.blocks.append(block)
+    run.paths.append(path)
+
+
+def _parts_text(
+    state: LoadState, content: object, path: str, part_type: str, separator: str
+) -> tuple[str, bool] | None:
+    """The IR text of a message's `content` (a string, or parts), and whether the parts are
+    exactly one plain part of `part_type` (which the text alone writes back)."""
+    if type(content) is str:
+        return content, False
+    parts = as_array(content)
+    if parts is None:
+        state.problem(path, f"Expected `str` or a list of content parts, got `{_common.kind(content)}`")
+        return None
+    texts: list[str] = []
+    for number, value in enumerate(parts):
+        part = as_object(value)
+        if part is None or type(part.get("type")) is not str:
+            state.problem(f"{path}[{number}]", "Expected a content part with a `type`")
+            return None
+        if part["type"] in (_INPUT_TEXT, _OUTPUT_TEXT):
+            text = part.get("text")
+            if type(text) is not str:
+                state.problem(f"{path}[{number}].text", f"Expected `str`, got `{_common.kind(text)}`")
+                return None
+            texts.append(text)
+    plain = len(parts) == 1 and parts[0] == {"type": part_type, "text": texts[0] if texts else None}
+    plain = plain and list(as_object(parts[0]) or {}) == ["type", "text"]
+    return separator.join(texts), plain
+
+
+def _content_info(item: dict[str, object], text_plain: bool, info: Info) -> None:
+    content = item.get("content")
+    if type(content) is str:
+        info["string"] = True
+    elif not text_plain:
+        info["content"] = content
+
+
+def _written_content(info: Info, text: str, part_type: str, separator: str) -> object:
+    if info.get("string") is True:
+        return text
+    parts = as_array(info.get("content"))
+    if parts is not None:
+        texts = [
+            part.get("text") for part in map(as_object, parts) if part is not None and part.get("type") == part_type
+        ]
+        if separator.join(str(value) for value in texts) == text:
+            return parts
+    return [{"type": part_type, "text": text}]
+
+
+def _input_message(state: LoadState, item: dict[str, object], path: str, tag: Tag) -> None:
+    found = _parts_text(state, item.get("content"), path + ".content", _INPUT_TEXT, INPUT_SEPARATOR)
+    if found is None:
+        return
+    text, plain = found
+    info = split_record(item, _MESSAGE_KEYS, _MESSAGE_KEYS)
+    _content_info(item, plain, info)
+    role = item.get("role")
+    assert type(role) is str
+    if role in _INSTRUCTION_ROLES:
+        entries: dict[str, object] = {FORMAT: {**info, "item": True}}
+        if tag is not None:
+            entries[tag[0]] = tag[1]
+        state.instruction(role, text, path, freeze_info(entries))
+        return
+    state.add(UserMessage(id=state.message_id(), content=text, meta_json=_meta(info, tag)), path)
+
+
+def _text_block(state: LoadState, item: dict[str, object], path: str, tag: Tag) -> TextBlock | None:
+    found = _parts_text(state, item.get("content"), path + ".content", _OUTPUT_TEXT, "")
+    if found is None:
+        return None
+    text, plain = found
+    info = split_record(item, _MESSAGE_KEYS, _MESSAGE_KEYS)
+    _content_info(item, plain, info)
+    info["item"] = True
+    return TextBlock(text=text, meta_json=_meta(info, tag))
+
+
+def _call(state: LoadState, item: dict[str, object], path: str, tag: Tag) -> ToolCall | None:
+    custom = item.get("type") == "custom_tool_call"
+    call_id, name = item.get("call_id"), item.get("name")
+    if type(call_id) is not str or not call_id:
+        state.problem(path + ".call_id", "Expected a non-empty `str`")
+        return None
+    if type(name) is not str or not name:
+        state.problem(path + ".name", "Expected a non-empty `str`")
+        return None
+    usual = _CUSTOM_KEYS if custom else _CALL_KEYS
+    info = split_record(item, usual, usual)
+    message_index = len(state.messages)
+    if custom:
+        text_input = item.get("input")
+        if type(text_input) is not str:
+            state.problem(path + ".input", f"Expected `str`, got `{_common.kind(text_input)}`")
+            return None
+        parsed: dict[str, object] = {"input": text_input}
+        text = encode(parsed)
+    else:
+        arguments = item.get("arguments")
+        if type(arguments) is not str:
+            state.problem(path + ".arguments", f"Expected `str`, got `{_common.kind(arguments)}`")
+            return None
+        found = _common.arguments_object(arguments)
+        if found is None:
+            info["arguments"] = arguments
+            state.bad_arguments(message_index, path + ".arguments", arguments)
+            parsed, text = {}, b"{}"
+        else:
+            parsed, text = found, encode(found)
+            if text != arguments.encode("utf-8", "surrogatepass"):
+                info["arguments"] = arguments
+    ir_id = state.call_id(message_index, call_id, name, path + ".call_id")
+    if ir_id != call_id:
+        info["id"] = call_id
+        info["as"] = ir_id
+    return ToolCall(id=ir_id, name=name, arguments_json=object_raw(parsed, text), meta_json=_meta(info, tag))
+
+
+def _result(state: LoadState, item: dict[str, object], path: str, tag: Tag) -> None:
+    call_id = item.get("call_id")
+    if type(call_id) is not str or not call_id:
+        state.problem(path + ".call_id", "Expected a non-empty `str`")
+        return
+    found = _parts_text(state, item.get("output"), path + ".output", _INPUT_TEXT, INPUT_SEPARATOR)
+    if found is None:
+        return
+    text = found[0]
+    info = split_record(item, _OUTPUT_KEYS, _OUTPUT_KEYS)
+    if type(item.get("output")) is not str:
+        info["output"] = item.get("output")
+    if item.get("type") == "custom_tool_call_output":
+        info["custom"] = True
+    ir_call_id, name = state.result_call(len(state.messages), call_id, None, path)
+    message = ToolResultMessage(
+        id=state.message_id(),
+        tool_call_id=ir_call_id,
+        tool_name=name,
+        content=text,
+        is_error=False,
+        meta_json=_meta(info, tag),
+    )
+    state.add(message, path)
+
+
+# --- dump ---------------------------------------------------------------------------------
+
+Rendered = list[tuple[dict[str, object], msgspec.Raw]]
+"""Items, each with the `meta` of what it was read into (a session log finds its line there)."""
+
+
+class Renderer:
+    """Writes IR messages as items, restoring renamed call IDs and the kind of each call."""
+
+    def __init__(self) -> None:
+        self.restore: dict[str, str] = {}
+        self.custom: set[str] = set()  # IR IDs of calls that were `custom_tool_call`s
+
+    def message(self, message: Message) -> Rendered:
+        """The items of one IR message."""
+        if type(message) is UserMessage:
+            info = format_info(message.meta_json, FORMAT)
+            content = _written_content(info, message.content, _INPUT_TEXT, INPUT_SEPARATOR)
+            values: dict[str, object] = {"type": "message", "role": "user", "content": content}
+            if not has_key(info, "type", usual=True):
+                del values["type"]
+            return [(build_record(info, _MESSAGE_KEYS, values), message.meta_json)]
+        if type(message) is ToolResultMessage:
+            return [(self._result(message), message.meta_json)]
+        assert type(message) is AssistantMessage
+        items: Rendered = []
+        for block in message.content:
+            if type(block) is TextBlock:
+                info = format_info(block.meta_json, FORMAT)
+                content = _written_content(info, block.text, _OUTPUT_TEXT, "")
+                values = {"type": "message", "role": "assistant", "content": content}
+                if not has_key(info, "type", usual=True):
+                    del values["type"]
+                items.append((build_record(info, _MESSAGE_KEYS, values), block.meta_json))
+            elif type(block) is ToolCall:
+                items.append((self._call(block), block.meta_json))
+            elif type(block) is OpaqueBlock and block.format == FORMAT:
+                items.append((dict[str, object](block.data.thaw()), block.meta_json))
+        return items
+
+    def instruction(self, entry: Instruction) -> dict[str, object]:
+        """A system or developer message item."""
+        info = frozen_info(entry.meta, FORMAT)
+        info.pop("item", None)
+        content = _written_content(info, entry.text, _INPUT_TEXT, INPUT_SEPARATOR)
+        role = entry.role if entry.role in _INSTRUCTION_ROLES else "developer"
+        values: dict[str, object] = {"type": "message", "role": role, "content": content}
+        if not has_key(info, "type", usual=True):
+            del values["type"]
+        return build_record(info, _MESSAGE_KEYS, values)
+
+    def _call(self, call: ToolCall) -> dict[str, object]:
+        info = format_info(call.meta_json, FORMAT)
+        call_id = call.id
+        original = info.get("id")
+        if type(original) is str and info.get("as") == call_id:
+            self.restore[call_id] = original
+            call_id = original
+        if info.get("type") == "custom_tool_call" or _is_custom(info):
+            self.custom.add(call.id)
+            arguments = call.arguments.thaw()
+            text_input = arguments.get("input")
+            values: dict[str, object] = {
+                "type": "custom_tool_call",
+                "name": call.name,
+                "input": text_input if type(text_input) is str else encode(arguments).decode(),
+                "call_id": call_id,
+            }
+            return build_record(info, _CUSTOM_KEYS, values)
+        raw = info.get("arguments")
+        text = bytes(call.arguments_json)
+        arguments_text = text.decode()
+        if type(raw) is str:
+            parsed = _common.arguments_object(raw)
+            if (parsed is None and text == b"{}") or (parsed is not None and encode(parsed) == text):
+                arguments_text = raw
+        values = {"type": "function_call", "name": call.name, "arguments": arguments_text, "call_id": call_id}
+        return build_record(info, _CALL_KEYS, values)
+
+    def _result(self, message: ToolResultMessage) -> dict[str, object]:
+        info = format_info(message.meta_json, FORMAT)
+        custom = info.get("custom") is True or message.tool_call_id in self.custom
+        output: object = message.content
+        kept = info.get("output")
+        if (
+            kept is not None
+            and _written_content({"content": kept}, message.content, _INPUT_TEXT, INPUT_SEPARATOR) is kept
+        ):
+            output = kept
+        values: dict[str, object] = {
+            "type": "custom_tool_call_output" if custom else "function_call_output",
+            "call_id": self.restore.get(message.tool_call_id, message.tool_call_id),
+            "output": output,
+        }
+        return build_record(info, _OUTPUT_KEYS, values)
+
+
+def _is_custom(info: Info) -> bool:
+    keys = as_array(info.get("keys"))
+    return keys is not None and "input" in keys and "arguments" not in keys
+
+
+def _dump(conversation: Conversation) -> object:
+    renderer = Renderer()
+    items: list[object] = []
+    info = frozen_info(conversation.meta, FORMAT) if conversation.format == FORMAT else {}
+    system: list[str] = []
+
+    def message(entry: Message) -> None:
+        items.extend(item for item, _ in renderer.message(entry))
+
+    def instruction(entry: Instruction) -> None:
+        if entry.path == "$.instructions":
+            system.append(entry.text)
+        else:
+            items.append(renderer.instruction(entry))
+
+    _common.interleave(conversation, message, instruction)
+    others: dict[str, object] = {}
+    if system:
+        others["instructions"] = "\n\n".join(system)
+    written = _common.container(conversation, FORMAT, "input", items, others)
+    body = as_object(written)
+    only = as_object(items[0]) if len(items) == 1 else None
+    plain = only is not None and list(only) == ["role", "content"] and only.get("role") == "user"
+    if info.get("string_input") is True and body is not None and only is not None and plain:
+        text = only.get("content")
+        if type(text) is str:
+            body["input"] = text  # loaded from a string `input`: written back as one
+    return written
+
+
+# --- provider rules -----------------------------------------------------------------------
+
+
+def provider_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
+    """The Responses rules beyond the IR's: `call_id` length, and reasoning items' places."""
+    found: list[Diagnostic] = []
+    rule = RULES[FORMAT]
+    for call in origins.calls:
+        problem = rule.problem(call.source_id)
+        if problem is not None:
+            found.append(Diagnostic("BAD_TOOL_CALL_ID_FORMAT", call.source_index, call.path, problem))
+    for index, message in enumerate(conversation.messages):
+        if type(message) is not AssistantMessage or not message.content:
+            continue
+        last = message.content[-1]
+        if type(last) is OpaqueBlock and last.format == FORMAT and last.kind == "reasoning":
+            path = origins.blocks.get((index, len(message.content) - 1), origins.messages[index][1])
+            number = _INDEX.search(path)
+            source = int(number.group(1)) if number is not None else origins.messages[index][0]
+            found.append(
+                Diagnostic(
+                    "REASONING_ITEM_MISPLACED",
+                    source,
+                    path,
+                    "A reasoning item must be followed by an output item of its turn (a message or a call)",
+                )
+            )
+    return found
+
+
+__all__ = ["FORMAT", "check", "dump", "dumps", "load"]

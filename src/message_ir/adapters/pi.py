@@ -1,0 +1,343 @@
+"""pi coding-agent session logs (`~/.pi/agent/sessions/.../<session>.jsonl`), losslessly.
+
+Each line is one JSON object with a `type`. A `message` line holds one pi message in its
+`message` field:
+
+- `user` → `UserMessage` (its text parts joined by a newline; images and other parts kept
+  in `meta`);
+- `assistant` → `AssistantMessage`: `text` → `TextBlock`, `toolCall` → `ToolCall`
+  (`arguments` is an object; one that is not is kept as it was and the IR holds `{}`),
+  anything else (`thinking`, ...) → an `OpaqueBlock` of format `pi`, in place; the message's
+  other fields (`api`, `provider`, `model`, `usage`, `stopReason`, `errorMessage`,
+  `timestamp`) are kept in `meta`;
+- `toolResult` → `ToolResultMessage` (`toolCallId`, `toolName`, `isError`; text parts
+  joined, the rest kept).
+
+Messages of other roles (`bashExecution`, custom ones) and every other line (`session`,
+`model_change`, `thinking_level_change`, `compaction`, ...) are kept as they are. The lines
+are read in file order, which is the conversation of a linear session (pi's format v1, and
+v2/v3 sessions that never branched); `id` and `parentId` are kept but not followed.
+
+pi itself reshapes a transcript for each provider it sends it to, so `check` reports the
+IR's own diagnostics (a call without a result, a result without a call, a reused ID) and
+arguments that are not an object, not one provider's ID rules. A result that `repair` made
+is written as pi writes one: a `message` line with a `toolResult` (`isError` true).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import msgspec
+
+from message_ir import (
+    AssistantBlock,
+    AssistantMessage,
+    ConstructionError,
+    Diagnostic,
+    Message,
+    OpaqueBlock,
+    TextBlock,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
+from message_ir.adapters import _common, _log
+from message_ir.adapters._build import meta_raw, object_raw
+from message_ir.adapters._common import LoadState, Origins
+from message_ir.adapters._conversation import Conversation
+from message_ir.adapters._json import as_array, as_object, encode
+from message_ir.adapters._records import Info, build_record, format_info, split_record
+
+FORMAT: Final = "pi"
+_PAYLOAD: Final = "message"
+_USER_KEYS: Final = ("role", "content")
+_ASSISTANT_KEYS: Final = ("role", "content")
+_RESULT_KEYS: Final = ("role", "toolCallId", "toolName", "content", "isError")
+_TEXT_KEYS: Final = ("type", "text")
+_CALL_KEYS: Final = ("type", "id", "name", "arguments")
+TEXT_SEPARATOR: Final = "\n"
+"""How the text parts of a user message or a tool result are joined into the IR's `content`."""
+
+
+def load(source: bytes | str | object) -> Conversation:
+    """The conversation of a pi session log (JSON Lines text, or a list of the lines' values).
+
+    Raises `FormatError` for what is not such a log; never for broken linkage.
+    """
+    conversation, _ = _load(source)
+    return conversation
+
+
+def dump(conversation: Conversation | tuple[Message, ...] | list[Message]) -> list[object]:
+    """The log's lines as plain data, each in its place."""
+    return _dump(_common.as_conversation(conversation))
+
+
+def dumps(conversation: Conversation | tuple[Message, ...] | list[Message]) -> bytes:
+    """`dump` as JSON Lines."""
+    return _log.encode_lines(dump(conversation))
+
+
+def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
+    """The IR's diagnostics of the session and arguments that are not an object; never raises.
+    `message_index` is the 0-based line."""
+    return _common.checked(FORMAT, source, _load, _no_rules)
+
+
+def _no_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
+    return []
+
+
+# --- load ---------------------------------------------------------------------------------
+
+
+def _load(source: object) -> tuple[Conversation, Origins]:
+    return _common.read_source(FORMAT, source, _read, lines=True)
+
+
+def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
+    state = LoadState(FORMAT, avoid)
+    state.trusted = trusted
+    values = _log.read_lines(state, source)
+    kept: list[object] = []
+    for number, value in enumerate(values):
+        state.at(number)
+        path = f"$[{number}]"
+        if not state.json_ok(value, path):
+            continue
+        line = as_object(value)
+        message = None if line is None or line.get("type") != "message" else as_object(line.get(_PAYLOAD))
+        role = None if message is None else message.get("role")
+        if line is None or message is None or role not in ("user", "assistant", "toolResult"):
+            kept.append([number, value])
+            continue
+        start = len(state.messages)
+        try:
+            if role == "user":
+                _user(state, message, path + ".message")
+            elif role == "assistant":
+                _assistant(state, message, path + ".message")
+            else:
+                _result(state, message, path + ".message")
+        except ConstructionError as error:  # a parsed value the IR cannot hold
+            state.problem(path, error.problem)
+        if len(state.messages) > start:
+            _log.mark(state, start, FORMAT, number, _log.envelope(line, _PAYLOAD))
+    state.container_meta = _log.kept_meta(FORMAT, kept)
+    return state
+
+
+def _meta(info: Info) -> msgspec.Raw:
+    return meta_raw(FORMAT, info)
+
+
+def _text_parts(state: LoadState, content: object, path: str, info: Info) -> str | None:
+    """The IR text of `content` (a string, or a list of parts), keeping in `info` what the
+    text alone does not say."""
+    if type(content) is str:
+        info["string"] = True
+        return content
+    parts = as_array(content)
+    if parts is None:
+        state.problem(path, f"Expected `str` or a list of content parts, got `{_common.kind(content)}`")
+        return None
+    texts: list[str] = []
+    for number, item in enumerate(parts):
+        part = as_object(item)
+        if part is None or type(part.get("type")) is not str:
+            state.problem(f"{path}[{number}]", "Expected a content part with a `type`")
+            return None
+        if part["type"] == "text":
+            text = part.get("text")
+            if type(text) is not str:
+                state.problem(f"{path}[{number}].text", f"Expected `str`, got `{_common.kind(text)}`")
+                return None
+            texts.append(text)
+    joined = TEXT_SEPARATOR.join(texts)
+    if parts != [{"type": "text", "text": joined}] or list(as_object(parts[0]) or {}) != list(_TEXT_KEYS):
+        info["parts"] = parts
+    return joined
+
+
+def _written_parts(info: Info, text: str) -> object:
+    """The `content` to write for IR text: the kept parts if they still say it, else a text part."""
+    if info.get("string") is True:
+        return text
+    parts = as_array(info.get("parts"))
+    if parts is not None:
+        texts = [part.get("text") for part in map(as_object, parts) if part is not None and part.get("type") == "text"]
+        if TEXT_SEPARATOR.join(str(text) for text in texts) == text:
+            return parts
+    return [{"type": "text", "text": text}]
+
+
+def _user(state: LoadState, record: dict[str, object], path: str) -> None:
+    info = split_record(record, _USER_KEYS, _USER_KEYS)
+    text = _text_parts(state, record.get("content"), path + ".content", info)
+    if text is None:
+        return
+    state.add(UserMessage(id=state.message_id(), content=text, meta_json=_meta(info)), path)
+
+
+def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
+    info = split_record(record, _ASSISTANT_KEYS, _ASSISTANT_KEYS)
+    content = as_array(record.get("content"))
+    if content is None:
+        state.problem(
+            path + ".content", f"Expected a list of content blocks, got `{_common.kind(record.get('content'))}`"
+        )
+        return
+    message_index = len(state.messages)
+    blocks: list[AssistantBlock] = []
+    block_paths: list[str] = []
+    for number, item in enumerate(content):
+        block_path = f"{path}.content[{number}]"
+        block = as_object(item)
+        block_type = None if block is None else block.get("type")
+        if block is None or type(block_type) is not str or not block_type:
+            state.problem(block_path, "Expected a content block with a `type`")
+            return
+        if block_type == "text" and type(block.get("text")) is str:
+            text = block["text"]
+            assert type(text) is str
+            blocks.append(TextBlock(text=text, meta_json=_meta(split_record(block, _TEXT_KEYS, _TEXT_KEYS))))
+        elif block_type == "toolCall":
+            call = _call(state, message_index, block, block_path)
+            if call is None:
+                return
+            blocks.append(call)
+        else:
+            blocks.append(OpaqueBlock(format=FORMAT, kind=block_type, data_json=object_raw(block)))
+        block_paths.append(block_path)
+    state.add(AssistantMessage(id=state.message_id(), content=tuple(blocks), meta_json=_meta(info)), path, block_paths)
+
+
+def _call(state: LoadState, message_index: int, block: dict[str, object], path: str) -> ToolCall | None:
+    call_id, name, arguments = block.get("id"), block.get("name"), block.get("arguments")
+    if type(call_id) is not str or not call_id:
+        state.problem(path + ".id", "Expected a non-empty `str`")
+        return None
+    if type(name) is not str or not name:
+        state.problem(path + ".name", "Expected a non-empty `str`")
+        return None
+    info = split_record(block, _CALL_KEYS, _CALL_KEYS)
+    parsed = as_object(arguments)
+    if parsed is None:
+        info["arguments"] = arguments
+        state.bad_arguments(message_index, path + ".arguments", encode(arguments).decode())
+        parsed = {}
+    ir_id = state.call_id(message_index, call_id, name, path + ".id")
+    if ir_id != call_id:
+        info["id"] = call_id
+        info["as"] = ir_id
+    return ToolCall(id=ir_id, name=name, arguments_json=object_raw(parsed), meta_json=_meta(info))
+
+
+def _result(state: LoadState, record: dict[str, object], path: str) -> None:
+    call_id, name, is_error = record.get("toolCallId"), record.get("toolName"), record.get("isError", False)
+    if type(call_id) is not str or not call_id:
+        state.problem(path + ".toolCallId", "Expected a non-empty `str`")
+        return
+    if name is not None and (type(name) is not str or not name):
+        state.problem(path + ".toolName", "Expected a non-empty `str`")
+        return
+    if type(is_error) is not bool:
+        state.problem(path + ".isError", f"Expected `bool`, got `{_common.kind(is_error)}`")
+        return
+    info = split_record(record, _RESULT_KEYS, _RESULT_KEYS)
+    text = _text_parts(state, record.get("content"), path + ".content", info)
+    if text is None:
+        return
+    if name is None:
+        info["no_name"] = True
+    ir_call_id, tool_name = state.result_call(len(state.messages), call_id, name, path)
+    message = ToolResultMessage(
+        id=state.message_id(),
+        tool_call_id=ir_call_id,
+        tool_name=tool_name,
+        content=text,
+        is_error=is_error,
+        meta_json=_meta(info),
+    )
+    state.add(message, path)
+
+
+# --- dump ---------------------------------------------------------------------------------
+
+
+def _dump(conversation: Conversation) -> list[object]:
+    own = conversation.format == FORMAT
+    placement = _log.Placement()
+    restore: dict[str, str] = {}
+    previous: dict[str, object] | None = None
+    last_time: object = None  # the `timestamp` of the latest pi message written
+    for message in conversation.messages:
+        line, line_envelope = _log.line_of(message, FORMAT)
+        info = format_info(message.meta_json, FORMAT)
+        if type(message) is AssistantMessage:
+            payload = _dump_assistant(message, info, restore)
+        elif type(message) is UserMessage:
+            values: dict[str, object] = {"role": "user", "content": _written_parts(info, message.content)}
+            if not info:  # a new message: stamped like the one before it
+                values["timestamp"] = last_time
+            payload = build_record(info, _USER_KEYS, values)
+        else:
+            assert type(message) is ToolResultMessage
+            payload = _dump_result(message, info, restore, last_time)
+        if line_envelope is None:
+            line = None
+            line_envelope = {"type": "message"}
+            if previous is not None and "timestamp" in previous:
+                line_envelope["timestamp"] = previous["timestamp"]
+            line_envelope[_PAYLOAD] = None
+        written = _log.filled(line_envelope, _PAYLOAD, payload)
+        previous = written
+        time = payload.get("timestamp")
+        if time is not None:
+            last_time = time
+        placement.add([(line, written)])
+    return placement.lines(_log.kept_lines(conversation.meta, FORMAT) if own else [])
+
+
+def _dump_assistant(message: AssistantMessage, info: Info, restore: dict[str, str]) -> dict[str, object]:
+    blocks: list[object] = []
+    for block in message.content:
+        if type(block) is TextBlock:
+            text_info = format_info(block.meta_json, FORMAT)
+            blocks.append(build_record(text_info, _TEXT_KEYS, {"type": "text", "text": block.text}))
+        elif type(block) is OpaqueBlock:
+            if block.format == FORMAT:
+                blocks.append(block.data.thaw())
+        elif type(block) is ToolCall:
+            call_info = format_info(block.meta_json, FORMAT)
+            call_id = block.id
+            original = call_info.get("id")
+            if type(original) is str and call_info.get("as") == call_id:
+                restore[call_id] = original
+                call_id = original
+            arguments: object = block.arguments.thaw()
+            if "arguments" in call_info and arguments == {}:
+                arguments = call_info["arguments"]
+            values = {"type": "toolCall", "id": call_id, "name": block.name, "arguments": arguments}
+            blocks.append(build_record(call_info, _CALL_KEYS, values))
+    return build_record(info, _ASSISTANT_KEYS, {"role": "assistant", "content": blocks})
+
+
+def _dump_result(
+    message: ToolResultMessage, info: Info, restore: dict[str, str], last_time: object
+) -> dict[str, object]:
+    values: dict[str, object] = {
+        "role": "toolResult",
+        "toolCallId": restore.get(message.tool_call_id, message.tool_call_id),
+    }
+    if info.get("no_name") is not True:
+        values["toolName"] = message.tool_name
+    values["content"] = _written_parts(info, message.content)
+    values["isError"] = message.is_error
+    if not info:  # a new result (one `repair` made): stamped like the message before it
+        values["timestamp"] = last_time
+    return build_record(info, _RESULT_KEYS, values)
+
+
+__all__ = ["FORMAT", "check", "dump", "dumps", "load"]
