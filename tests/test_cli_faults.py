@@ -106,5 +106,6 @@ def test_main_reports_bad_usage_on_its_own_stderr() -> None:
         main(["validate", "--from", "bogus", "x"], stdout=stdout, stderr=stderr)
     assert exited.value.code == 2
     assert stderr.getvalue().splitlines()[-1] == (
-        "message-ir validate: error: argument --from: unknown format 'bogus' (choose from openai-chat, anthropic, openai-responses, claude-code, codex, pi)"
+        "message-ir validate: error: argument --from: unknown format 'bogus' "
+        "(choose from openai-chat, anthropic, openai-responses, claude-code, codex, pi)"
     )

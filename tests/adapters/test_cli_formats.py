@@ -81,4 +81,5 @@ def test_convert_writes_the_target_format_with_notes_on_stderr(tmp_path: Path) -
 def test_an_unknown_format_is_a_usage_error() -> None:
     completed = run("validate", "--from", "bogus", "x.json")
     assert completed.returncode == 2
-    assert "unknown format 'bogus' (choose from openai-chat, anthropic, openai-responses, claude-code, codex, pi)" in completed.stderr
+    choices = "openai-chat, anthropic, openai-responses, claude-code, codex, pi"
+    assert f"unknown format 'bogus' (choose from {choices})" in completed.stderr
