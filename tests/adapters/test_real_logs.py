@@ -174,9 +174,7 @@ def test_lines_sharing_a_message_id_are_one_assistant_message() -> None:
     path = next(path for path in CLAUDE_CODE if "tool_heavy" in path.name)
     data = path.read_bytes()
     ids_by_line = [
-        line["message"].get("id")
-        for line in map(json.loads, data.splitlines())
-        if line.get("type") == "assistant"
+        line["message"].get("id") for line in map(json.loads, data.splitlines()) if line.get("type") == "assistant"
     ]
     conversation = claude_code.load(data)
     assistants = [message for message in conversation.messages if type(message) is AssistantMessage]
