@@ -44,7 +44,7 @@ from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation, Instruction
 from message_ir.adapters._ids import RULES
 from message_ir.adapters._json import as_array, as_object, encode, freeze_info
-from message_ir.adapters._records import Info, build_record, format_info, frozen_info, has_key, split_record
+from message_ir.adapters._records import Info, build_record, format_info, frozen_info, split_record
 
 FORMAT: Final = "openai_responses"
 _MESSAGE_KEYS: Final = ("type", "role", "content")
@@ -227,6 +227,8 @@ def _parts_text(
 
 
 def _content_info(item: dict[str, object], text_plain: bool, info: Info) -> None:
+    if "type" not in item:
+        info["no_type"] = True  # a message written without `"type": "message"`
     content = item.get("content")
     if type(content) is str:
         info["string"] = True
@@ -287,6 +289,8 @@ def _call(state: LoadState, item: dict[str, object], path: str, tag: Tag) -> Too
         return None
     usual = _CUSTOM_KEYS if custom else _CALL_KEYS
     info = split_record(item, usual, usual)
+    if custom:
+        info["custom"] = True
     message_index = len(state.messages)
     if custom:
         text_input = item.get("input")
@@ -361,7 +365,7 @@ class Renderer:
             info = format_info(message.meta_json, FORMAT)
             content = _written_content(info, message.content, _INPUT_TEXT, INPUT_SEPARATOR)
             values: dict[str, object] = {"type": "message", "role": "user", "content": content}
-            if not has_key(info, "type", usual=True):
+            if info.get("no_type") is True:
                 del values["type"]
             return [(build_record(info, _MESSAGE_KEYS, values), message.meta_json)]
         if type(message) is ToolResultMessage:
@@ -373,7 +377,7 @@ class Renderer:
                 info = format_info(block.meta_json, FORMAT)
                 content = _written_content(info, block.text, _OUTPUT_TEXT, "")
                 values = {"type": "message", "role": "assistant", "content": content}
-                if not has_key(info, "type", usual=True):
+                if info.get("no_type") is True:
                     del values["type"]
                 items.append((build_record(info, _MESSAGE_KEYS, values), block.meta_json))
             elif type(block) is ToolCall:
@@ -389,7 +393,7 @@ class Renderer:
         content = _written_content(info, entry.text, _INPUT_TEXT, INPUT_SEPARATOR)
         role = entry.role if entry.role in _INSTRUCTION_ROLES else "developer"
         values: dict[str, object] = {"type": "message", "role": role, "content": content}
-        if not has_key(info, "type", usual=True):
+        if info.get("no_type") is True:
             del values["type"]
         return build_record(info, _MESSAGE_KEYS, values)
 
@@ -400,7 +404,7 @@ class Renderer:
         if type(original) is str and info.get("as") == call_id:
             self.restore[call_id] = original
             call_id = original
-        if info.get("type") == "custom_tool_call" or _is_custom(info):
+        if info.get("custom") is True:
             self.custom.add(call.id)
             arguments = call.arguments.thaw()
             text_input = arguments.get("input")
@@ -437,11 +441,6 @@ class Renderer:
             "output": output,
         }
         return build_record(info, _OUTPUT_KEYS, values)
-
-
-def _is_custom(info: Info) -> bool:
-    keys = as_array(info.get("keys"))
-    return keys is not None and "input" in keys and "arguments" not in keys
 
 
 def _dump(conversation: Conversation) -> object:
