@@ -70,6 +70,16 @@ def arguments_object(text: str) -> dict[str, object] | None:
     return as_object(value)
 
 
+def written_call_id(info: Info, call_id: str, restore: dict[str, str]) -> str:
+    """The ID to write for an IR call: the source's original when `load` renamed it (noted in
+    `restore`, so the results answering it are written with it too), else its own."""
+    original = info.get("id")
+    if type(original) is str and info.get("as") == call_id:
+        restore[call_id] = original
+        return original
+    return call_id
+
+
 def source_index(message_id: str) -> int | None:
     """The source record an adapter made a message ID from (`m3`, `m3.1` -> 3), else `None`."""
     number = message_id[1:].split(".", 1)[0]

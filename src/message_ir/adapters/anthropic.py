@@ -409,11 +409,7 @@ def _dump_assistant(message: AssistantMessage, restore: dict[str, str]) -> dict[
 
 def _dump_call(call: ToolCall, restore: dict[str, str]) -> dict[str, object]:
     info = format_info(call.meta_json, FORMAT)
-    call_id = call.id
-    original = info.get("id")
-    if type(original) is str and info.get("as") == call_id:
-        restore[call_id] = original
-        call_id = original
+    call_id = _common.written_call_id(info, call.id, restore)
     arguments: object = call.arguments.thaw()
     if "input" in info and arguments == {}:
         arguments = info["input"]

@@ -399,11 +399,7 @@ class Renderer:
 
     def _call(self, call: ToolCall) -> dict[str, object]:
         info = format_info(call.meta_json, FORMAT)
-        call_id = call.id
-        original = info.get("id")
-        if type(original) is str and info.get("as") == call_id:
-            self.restore[call_id] = original
-            call_id = original
+        call_id = _common.written_call_id(info, call.id, self.restore)
         if info.get("custom") is True:
             self.custom.add(call.id)
             arguments = call.arguments.thaw()

@@ -311,11 +311,7 @@ def _dump_assistant(message: AssistantMessage, info: Info, restore: dict[str, st
                 blocks.append(block.data.thaw())
         elif type(block) is ToolCall:
             call_info = format_info(block.meta_json, FORMAT)
-            call_id = block.id
-            original = call_info.get("id")
-            if type(original) is str and call_info.get("as") == call_id:
-                restore[call_id] = original
-                call_id = original
+            call_id = _common.written_call_id(call_info, block.id, restore)
             arguments: object = block.arguments.thaw()
             if "arguments" in call_info and arguments == {}:
                 arguments = call_info["arguments"]
