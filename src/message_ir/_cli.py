@@ -36,6 +36,8 @@ from message_ir.adapters import (
     codex,
     convert,
     detect,
+    gemini,
+    gemini_cli,
     openai_chat,
     openai_responses,
     pi,
@@ -62,9 +64,11 @@ _ADAPTERS: Final[dict[str, _Adapter]] = {
     "openai_chat": _Adapter(openai_chat.load, openai_chat.dumps, openai_chat.check),
     "anthropic": _Adapter(anthropic.load, anthropic.dumps, anthropic.check),
     "openai_responses": _Adapter(openai_responses.load, openai_responses.dumps, openai_responses.check),
+    "gemini": _Adapter(gemini.load, gemini.dumps, gemini.check),
     "claude_code": _Adapter(claude_code.load, claude_code.dumps, claude_code.check),
     "codex": _Adapter(codex.load, codex.dumps, codex.check),
     "pi": _Adapter(pi.load, pi.dumps, pi.check),
+    "gemini_cli": _Adapter(gemini_cli.load, gemini_cli.dumps, gemini_cli.check),
 }
 
 

@@ -9,7 +9,7 @@ from types import ModuleType
 import pytest
 
 from message_ir import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
-from message_ir.adapters import FormatError, claude_code, codex, convert, openai_chat, openai_responses, pi
+from message_ir.adapters import FormatError, claude_code, codex, convert, gemini_cli, openai_chat, openai_responses, pi
 
 RESPONSES_ITEMS: list[object] = [
     {"role": "developer", "content": "Be brief."},
@@ -292,7 +292,7 @@ def test_claude_code_refuses_a_message_line_without_a_message() -> None:
     ]
 
 
-@pytest.mark.parametrize("target", ["claude_code", "codex", "pi"])
+@pytest.mark.parametrize("target", ["claude_code", "codex", "pi", "gemini_cli"])
 def test_a_conversation_converted_into_a_log_is_written_as_new_lines(target: str) -> None:
     source = openai_chat.load(
         [
@@ -308,7 +308,7 @@ def test_a_conversation_converted_into_a_log_is_written_as_new_lines(target: str
         ]
     )
     converted = convert(source, target)
-    module = {"claude_code": claude_code, "codex": codex, "pi": pi}[target]
+    module = {"claude_code": claude_code, "codex": codex, "pi": pi, "gemini_cli": gemini_cli}[target]
     written = module.dumps(converted)
     assert module.check(written) == ()
     again = module.load(written)

@@ -5,7 +5,7 @@ they share: `Conversation`, `Instruction`, `Note`, `FormatError`, `convert` and 
 Built on the public core only; no provider SDK is imported or needed.
 """
 
-from message_ir.adapters import anthropic, claude_code, codex, openai_chat, openai_responses, pi
+from message_ir.adapters import anthropic, claude_code, codex, gemini, gemini_cli, openai_chat, openai_responses, pi
 from message_ir.adapters._conversation import Conversation, FormatError, Instruction, Note, NoteCode
 from message_ir.adapters._convert import FORMATS, convert, detect
 
@@ -21,6 +21,8 @@ __all__ = [
     "codex",
     "convert",
     "detect",
+    "gemini",
+    "gemini_cli",
     "openai_chat",
     "openai_responses",
     "pi",

@@ -320,7 +320,7 @@ def message_list(state: LoadState, source: object, key: str, known: Sequence[str
     if body is not None:
         records = as_array(body.get(key))
         if records is not None:
-            info = split_record(body, (key, *known), (key, *known))
+            info = split_record(body, (key, *known), (*known, key))  # `container` writes `known` first
             info["form"] = "body"
             state.container_meta = frozen_json_object({state.format: json_input(info)})
             state.body = body
@@ -339,7 +339,7 @@ def container(
     if info.get("form") == "list" and not others:
         return records
     values: dict[str, object] = {**others, key: records}
-    usual = (*others, key)
+    usual = (*others, key)  # the order `message_list` calls usual
     return build_record(info, usual, values)
 
 

@@ -23,6 +23,7 @@ NoteCode: TypeAlias = Literal[
     "DROPPED_INSTRUCTION",
     "DROPPED_EMPTY_TEXT",
     "DROPPED_BAD_ARGUMENTS",
+    "MADE_UP_CALL_ID",
 ]
 """The stable codes of `Note`s; `docs/formats.md` says what each means."""
 

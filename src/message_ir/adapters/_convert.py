@@ -21,16 +21,20 @@ from message_ir.adapters._ids import RULES, rewrite_ids
 from message_ir.adapters._json import Unparsable, as_array, as_object, decode, encode, parse
 from message_ir.adapters._records import PACKAGE_KEY, package_info
 
-FormatName: TypeAlias = Literal["openai_chat", "anthropic", "openai_responses", "claude_code", "codex", "pi"]
+FormatName: TypeAlias = Literal[
+    "openai_chat", "anthropic", "openai_responses", "gemini", "claude_code", "codex", "pi", "gemini_cli"
+]
 """The name of a format, as its module is named."""
 
 FORMATS: Final[dict[str, str]] = {
     "openai_chat": "OpenAI Chat Completions `messages` (a list, or a request body)",
     "anthropic": "Anthropic Messages `messages` (a list, or a request body with `system`)",
     "openai_responses": "OpenAI Responses `input` items (a list, or a request body with `instructions`)",
+    "gemini": "Gemini `contents` (a list, or a request body with `systemInstruction`)",
     "claude_code": "Claude Code session logs (JSON Lines from ~/.claude/projects)",
     "codex": "Codex rollout logs (JSON Lines from ~/.codex/sessions)",
     "pi": "pi coding-agent session logs (JSON Lines from ~/.pi/agent/sessions)",
+    "gemini_cli": "gemini-cli chat recordings (JSON from ~/.gemini/tmp/<project>/chats)",
 }
 """Every format's name and what it reads, in the order `message-ir formats` lists them."""
 
@@ -213,6 +217,7 @@ _RAW_ARGUMENTS: Final = {
     "anthropic": "input",
     "openai_responses": "arguments",
     "pi": "arguments",
+    "gemini": "args",
 }
 """Where each format keeps a call's arguments as sent when they were not a JSON object."""
 
@@ -247,7 +252,7 @@ def _without_bad_arguments(index: int, path: str, call: ToolCall, to: str, notes
     return ToolCall(id=call.id, name=call.name, arguments_json=call.arguments_json, meta_json=raw_meta)
 
 
-_PAYLOAD_FORMATS: Final = {"claude_code": "anthropic", "codex": "openai_responses"}
+_PAYLOAD_FORMATS: Final = {"claude_code": "anthropic", "codex": "openai_responses", "gemini_cli": "gemini"}
 """The provider format whose messages a session log's lines hold (its `meta` and opaque
 blocks are the log's own)."""
 
@@ -262,7 +267,7 @@ def _instructions(source: Conversation, to: str, messages: list[Message], notes:
     if not source.instructions:
         return ()
     texts = [entry.text for entry in source.instructions]
-    if to in ("claude_code", "pi"):  # their logs keep no system text beside the messages
+    if to in ("claude_code", "pi", "gemini_cli"):  # their logs keep no system text beside the messages
         for entry in source.instructions:
             notes.append(
                 Note("DROPPED_INSTRUCTION", None, entry.path, f"Dropped a {entry.role} text: {to} logs keep none")
@@ -314,6 +319,14 @@ def detect(source: bytes | str | object) -> str | None:
     log = _detect_log([source] if body is not None else (records or [])[:_LOG_LINES])
     if log is not None:
         return log
+    if (
+        body is not None
+        and as_array(body.get("messages")) is not None
+        and ("sessionId" in body or "projectHash" in body)
+    ):
+        return "gemini_cli"
+    if body is not None and as_array(body.get("contents")) is not None:
+        return "gemini"
     if body is not None and (as_array(body.get("input")) is not None or type(body.get("input")) is str):
         return "openai_responses"
     if records is None and body is not None:
@@ -392,6 +405,10 @@ def _detect_messages(records: list[object]) -> str | None:
             return None
         if record.get("type") in _RESPONSES_ITEMS:
             return "openai_responses"
+        if record.get("type") == "gemini":
+            return "gemini_cli"
+        if "parts" in record and "content" not in record:
+            return "gemini"
         role = record.get("role")
         if role in ("tool", "system", "developer") or "tool_calls" in record or "tool_call_id" in record:
             return "openai_chat"

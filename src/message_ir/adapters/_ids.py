@@ -36,7 +36,9 @@ RULES: Final[dict[str, IdRule]] = {
     "openai_responses": _RESPONSES,
     "claude_code": _ANTHROPIC,  # a Claude Code log holds Anthropic messages
     "codex": _RESPONSES,  # a Codex rollout holds Responses items
+    "gemini": IdRule(1 << 20, _ANY, "Gemini accepts any non-empty ID"),
     "pi": IdRule(1 << 20, _ANY, "pi accepts any non-empty ID"),
+    "gemini_cli": IdRule(1 << 20, _ANY, "gemini-cli accepts any non-empty ID"),
 }
 """The rule of each format that has one."""
 

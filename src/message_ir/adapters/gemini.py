@@ -1,0 +1,599 @@
+"""Gemini `contents`: in and out of the IR, losslessly, with Gemini's rules.
+
+`load` takes JSON text or the parsed value: the bare `contents` list, or a request body
+`{"systemInstruction": ..., "contents": [...], ...}`; `dump` gives back the same form. Field
+names are read in the REST API's camelCase (`functionCall`) and in the Python SDK's
+snake_case (`function_call`), and written back as they were. How each content maps:
+
+- a `model` content becomes one `AssistantMessage`: a `text` part → `TextBlock` (its
+  `thoughtSignature` and other fields kept in the block's `meta`), a `functionCall` part →
+  `ToolCall`, a thought (`"thought": true`) or any other part → an `OpaqueBlock` of format
+  `gemini`, in place;
+- a `user` content (or one with role `function`, or none) becomes, in order, one
+  `ToolResultMessage` per `functionResponse` part and one `UserMessage` per run of other
+  parts (their text parts joined by a newline; the parts kept in `meta`);
+- `systemInstruction` (a content, or a string) is the one `Instruction`.
+
+A result's text is its `response`'s `output` (or `error`, then `is_error`), the two keys
+Gemini documents; any other `response` object is kept and its JSON text is the IR content.
+
+IDs are optional in Gemini. A call without one gets a made-up ID (`gemini_call_<content>_<part>`,
+with a `MADE_UP_CALL_ID` note), and a response without one answers the earliest unanswered
+call of its name that had none: pairing by order and name, as Gemini does. Made-up IDs are
+never written back.
+
+Rules (`check`): consecutive contents of one role are one turn; a call's responses come in
+the turn right after it (`RESULT_NOT_ADJACENT`), and that turn holds as many responses as the
+calls before it (`RESULT_COUNT_MISMATCH`: Gemini answers "Please ensure that the number of
+function response parts is equal to the number of function call parts of the function call
+turn").
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Final
+
+import msgspec
+
+from message_ir import (
+    AssistantBlock,
+    AssistantMessage,
+    ConstructionError,
+    Diagnostic,
+    Message,
+    OpaqueBlock,
+    TextBlock,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
+from message_ir.adapters import _common
+from message_ir.adapters._build import meta_raw, object_raw
+from message_ir.adapters._common import LoadState, Origins
+from message_ir.adapters._conversation import Conversation, Note
+from message_ir.adapters._json import as_array, as_object, encode, freeze_info
+from message_ir.adapters._records import Info, build_record, format_info, frozen_info, make_meta, split_record
+
+FORMAT: Final = "gemini"
+_CONTENT_KEYS: Final = ("role", "parts")
+_CALL_KEYS: Final = ("id", "name", "args")
+_RESPONSE_KEYS: Final = ("id", "name", "response")
+_TEXT_KEYS: Final = ("text",)
+_CALL: Final = ("functionCall", "function_call")
+_RESPONSE: Final = ("functionResponse", "function_response")
+_SYSTEM: Final = ("systemInstruction", "system_instruction")
+_SIGNATURES: Final = ("thoughtSignature", "thought_signature")
+_USER_ROLES: Final = ("user", "function")
+TEXT_SEPARATOR: Final = "\n"
+"""How the text parts of one run of user content are joined into the IR's `content`."""
+
+
+def load(source: bytes | str | object) -> Conversation:
+    """The conversation in `source` (JSON text, or the parsed list or request body).
+
+    Raises `FormatError` for what is not Gemini `contents`; never for broken linkage.
+    """
+    conversation, _ = _load(source)
+    return conversation
+
+
+def dump(conversation: Conversation | tuple[Message, ...] | list[Message]) -> object:
+    """The conversation as plain data, in the form it was loaded from (else a request body)."""
+    return _dump(_common.as_conversation(conversation))
+
+
+def dumps(conversation: Conversation | tuple[Message, ...] | list[Message]) -> bytes:
+    """`dump` as compact JSON."""
+    return encode(dump(conversation))
+
+
+def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
+    """Every problem Gemini would answer with a 400, and the IR's own; never raises.
+
+    Paths and message indexes point into the source's `contents`.
+    """
+    return _common.checked(FORMAT, source, _load, provider_rules)
+
+
+# --- the pieces both Gemini formats read --------------------------------------------------
+
+
+def field(record: dict[str, object], names: tuple[str, str]) -> str | None:
+    """Which spelling of a field (camelCase, snake_case) `record` has, or `None`."""
+    for name in names:
+        if name in record:
+            return name
+    return None
+
+
+def response_text(response: dict[str, object]) -> tuple[str, bool, bool]:
+    """The IR text of a `functionResponse.response`, whether it is an error, and whether
+    writing those two back (`response_value`) gives exactly this response."""
+    if list(response) == ["output"] and type(response["output"]) is str:
+        return response["output"], False, True
+    if list(response) == ["error"] and type(response["error"]) is str:
+        return response["error"], True, True
+    output = response.get("output")
+    if type(output) is str:
+        return output, False, False
+    error = response.get("error")
+    if type(error) is str:
+        return error, True, False
+    return encode(response).decode(), False, False
+
+
+def response_value(text: str, is_error: bool) -> dict[str, object]:
+    """The `response` object that says `text` (as `error` when `is_error`, else `output`)."""
+    return {"error": text} if is_error else {"output": text}
+
+
+class Pairing:
+    """Calls without an ID, waiting for a response without one: paired by order and name."""
+
+    def __init__(self) -> None:
+        self.waiting: list[tuple[str, str]] = []  # (IR ID, name), in order
+
+    def made_up(self, state: LoadState, message_index: int, name: str, path: str, part: int) -> str:
+        """The ID of a call that has none (with a note), remembered for its response."""
+        wanted = f"gemini_call_{state.index}_{part}"
+        ir_id = state.call_id(message_index, wanted, name, path)
+        state.notes.append(
+            Note(
+                "MADE_UP_CALL_ID",
+                message_index,
+                path,
+                f"The call has no `id`; the IR calls it {ir_id!r} (never written back)",
+            )
+        )
+        self.waiting.append((ir_id, name))
+        return ir_id
+
+    def answer(self, name: str) -> str | None:
+        """The IR ID of the earliest waiting call named `name` (no longer waiting), or `None`."""
+        for number, (ir_id, call_name) in enumerate(self.waiting):
+            if call_name == name:
+                del self.waiting[number]
+                return ir_id
+        return None
+
+
+def read_call(
+    state: LoadState, pairing: Pairing, message_index: int, part: dict[str, object], path: str, number: int
+) -> ToolCall | None:
+    """The `ToolCall` of the `functionCall` part `number` of a content, at `path`."""
+    key = field(part, _CALL)
+    assert key is not None
+    call = as_object(part[key])
+    call_path = f"{path}.{key}"
+    if call is None:
+        state.problem(call_path, f"Expected an object, got `{_common.kind(part[key])}`")
+        return None
+    call_id, name = call.get("id"), call.get("name")
+    if type(name) is not str or not name:
+        state.problem(call_path + ".name", "Expected a non-empty `str`")
+        return None
+    if call_id is not None and (type(call_id) is not str or not call_id):
+        state.problem(call_path + ".id", "Expected a non-empty `str`")
+        return None
+    info = _part_info(part, key)
+    call_info = split_record(call, _CALL_KEYS, _CALL_KEYS)
+    if "args" in call:
+        parsed = as_object(call["args"])
+        if parsed is None:
+            info["args"] = call["args"]
+            state.bad_arguments(message_index, call_path + ".args", encode(call["args"]).decode())
+            parsed = {}
+    else:
+        parsed = {}
+        call_info["no_args"] = True
+    if call_id is None:
+        call_info["no_id"] = True
+        ir_id = pairing.made_up(state, message_index, name, call_path, number)
+    else:
+        ir_id = state.call_id(message_index, call_id, name, call_path + ".id")
+        if ir_id != call_id:
+            call_info["id"] = call_id
+            call_info["as"] = ir_id
+    if call_info:
+        info["call"] = call_info
+    return ToolCall(id=ir_id, name=name, arguments_json=object_raw(parsed), meta_json=_meta(info))
+
+
+def read_response(
+    state: LoadState, pairing: Pairing, part: dict[str, object], path: str, number: int, message_id: str, info: Info
+) -> ToolResultMessage | None:
+    """The `ToolResultMessage` of the `functionResponse` part `number` of the current
+    content, at `path`; `info` (what the content keeps) goes in its `meta` too."""
+    key = field(part, _RESPONSE)
+    assert key is not None
+    response = as_object(part[key])
+    response_path = f"{path}.{key}"
+    if response is None:
+        state.problem(response_path, f"Expected an object, got `{_common.kind(part[key])}`")
+        return None
+    call_id, name, value = response.get("id"), response.get("name"), response.get("response", {})
+    if type(name) is not str or not name:
+        state.problem(response_path + ".name", "Expected a non-empty `str`")
+        return None
+    if call_id is not None and (type(call_id) is not str or not call_id):
+        state.problem(response_path + ".id", "Expected a non-empty `str`")
+        return None
+    body = as_object(value)
+    if body is None:
+        state.problem(response_path + ".response", f"Expected an object, got `{_common.kind(value)}`")
+        return None
+    text, is_error, exact = response_text(body)
+    info = {**info, "part": _part_info(part, key)}
+    response_info = split_record(response, _RESPONSE_KEYS, _RESPONSE_KEYS)
+    if not exact:
+        response_info["response"] = body
+    if "response" not in response:
+        response_info["no_response"] = True
+    message_index = len(state.messages)
+    if call_id is None:
+        response_info["no_id"] = True
+        ir_id = pairing.answer(name)
+        if ir_id is None:  # no call waits for it: an orphan, under an ID of its own
+            ir_id = f"gemini_response_{state.index}_{number}"
+        ir_call_id, tool_name = state.result_call(message_index, ir_id, name, response_path)
+    else:
+        ir_call_id, tool_name = state.result_call(message_index, call_id, name, response_path)
+    if response_info:
+        info["response"] = response_info
+    return ToolResultMessage(
+        id=message_id,
+        tool_call_id=ir_call_id,
+        tool_name=tool_name,
+        content=text,
+        is_error=is_error,
+        meta_json=_meta(info),
+    )
+
+
+def _part_info(part: dict[str, object], key: str) -> Info:
+    """What a call or response part keeps besides its call: its other fields, its spelling."""
+    info = split_record(part, (key,), (key,))
+    if key != _CALL[0] and key != _RESPONSE[0]:
+        info["snake"] = True
+    return info
+
+
+def _meta(info: Info) -> msgspec.Raw:
+    return meta_raw(FORMAT, info)
+
+
+def parts_text(parts: list[object]) -> str:
+    """The IR text of content parts: their (non-thought) `text` parts, joined."""
+    texts: list[str] = []
+    for item in parts:
+        part = as_object(item)
+        if part is not None and type(part.get("text")) is str and part.get("thought") is not True:
+            texts.append(str(part["text"]))
+    return TEXT_SEPARATOR.join(texts)
+
+
+def read_parts(state: LoadState, value: object, path: str, *, outside: bool = False) -> list[dict[str, object]] | None:
+    items = as_array(value)
+    if items is None:
+        state.problem(path, f"Expected a list of parts, got `{_common.kind(value)}`", outside=outside)
+        return None
+    parts: list[dict[str, object]] = []
+    for number, item in enumerate(items):
+        part = as_object(item)
+        if part is None:
+            state.problem(f"{path}[{number}]", f"Expected a part object, got `{_common.kind(item)}`", outside=outside)
+            return None
+        if "text" in part and type(part["text"]) is not str:
+            problem = f"Expected `str`, got `{_common.kind(part['text'])}`"
+            state.problem(f"{path}[{number}].text", problem, outside=outside)
+            return None
+        parts.append(part)
+    return parts
+
+
+def read_model_parts(
+    state: LoadState, pairing: Pairing, parts: list[dict[str, object]], path: str
+) -> tuple[list[AssistantBlock], list[str]] | None:
+    """The assistant blocks of a model content's parts (at `path`), and each block's path."""
+    blocks: list[AssistantBlock] = []
+    paths: list[str] = []
+    message_index = len(state.messages)
+    for number, part in enumerate(parts):
+        part_path = f"{path}[{number}]"
+        if field(part, _CALL) is not None:
+            call = read_call(state, pairing, message_index, part, part_path, number)
+            if call is None:
+                return None
+            blocks.append(call)
+        elif type(part.get("text")) is str and part.get("thought") is not True:
+            text = part["text"]
+            assert type(text) is str
+            blocks.append(TextBlock(text=text, meta_json=_meta(split_record(part, _TEXT_KEYS, _TEXT_KEYS))))
+        else:
+            kind = (
+                "thought"
+                if part.get("thought") is True
+                else next((name for name in part if name not in _SIGNATURES), "part")
+            )
+            blocks.append(OpaqueBlock(format=FORMAT, kind=kind, data_json=object_raw(part)))
+        paths.append(part_path)
+    return blocks, paths
+
+
+def written_model_parts(blocks: Sequence[AssistantBlock], restore: dict[str, str]) -> list[object]:
+    """The parts of a model content for an IR assistant message's blocks (renamed IDs restored)."""
+    parts: list[object] = []
+    for block in blocks:
+        if type(block) is TextBlock:
+            parts.append(build_record(format_info(block.meta_json, FORMAT), _TEXT_KEYS, {"text": block.text}))
+        elif type(block) is OpaqueBlock:
+            if block.format == FORMAT:
+                parts.append(block.data.thaw())
+        elif type(block) is ToolCall:
+            parts.append(_written_call(block, restore))
+    return parts
+
+
+def _written_call(call: ToolCall, restore: dict[str, str]) -> dict[str, object]:
+    info = format_info(call.meta_json, FORMAT)
+    call_info = as_object(info.get("call")) or {}
+    values: dict[str, object] = {}
+    if call_info.get("no_id") is not True:
+        values["id"] = _common.written_call_id(call_info, call.id, restore)
+    values["name"] = call.name
+    arguments: object = call.arguments.thaw()
+    if "args" in info and arguments == {}:
+        arguments = info["args"]
+    if not (call_info.get("no_args") is True and arguments == {}):
+        values["args"] = arguments
+    key = _CALL[1] if info.get("snake") is True else _CALL[0]
+    return build_record(info, (key,), {key: build_record(call_info, _CALL_KEYS, values)})
+
+
+def written_response(message: ToolResultMessage, info: Info, restore: dict[str, str]) -> dict[str, object]:
+    """The `functionResponse` part of an IR result (`info`: what its format kept)."""
+    response_info = as_object(info.get("response")) or {}
+    values: dict[str, object] = {}
+    if response_info.get("no_id") is not True:
+        values["id"] = restore.get(message.tool_call_id, message.tool_call_id)
+    values["name"] = message.tool_name
+    kept = as_object(response_info.get("response"))
+    text, is_error, _ = response_text(kept) if kept is not None else ("", False, False)
+    if kept is not None and (text, is_error) == (message.content, message.is_error):
+        if not (response_info.get("no_response") is True and not kept):
+            values["response"] = kept  # as it was (absent when it was)
+    else:
+        values["response"] = response_value(message.content, message.is_error)
+    part_info = as_object(info.get("part")) or {}
+    key = _RESPONSE[1] if part_info.get("snake") is True else _RESPONSE[0]
+    return build_record(part_info, (key,), {key: build_record(response_info, _RESPONSE_KEYS, values)})
+
+
+# --- load ---------------------------------------------------------------------------------
+
+
+def _load(source: object) -> tuple[Conversation, Origins]:
+    return _common.read_source(FORMAT, source, _read)
+
+
+def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
+    state = LoadState(FORMAT, avoid)
+    state.trusted = trusted
+    records, prefix = _common.message_list(state, source, "contents", _SYSTEM)
+    if state.body is not None:
+        key = field(state.body, _SYSTEM)
+        if key == _SYSTEM[1] and state.container_meta is not None:
+            meta = frozen_info(state.container_meta, FORMAT)
+            meta["snake_system"] = True
+            state.container_meta = freeze_info({FORMAT: meta})
+        if key is not None and state.json_ok(state.body[key], f"$.{key}"):
+            _system(state, state.body[key], key)
+    pairing = Pairing()
+    for index, item in enumerate(records):
+        state.at(index)
+        path = f"{prefix}[{index}]"
+        if not state.json_ok(item, path):
+            continue
+        record = as_object(item)
+        if record is None:
+            state.problem(path, f"Expected a content object, got `{_common.kind(item)}`")
+            continue
+        try:
+            _content(state, pairing, record, path)
+        except ConstructionError as error:  # a parsed value the IR cannot hold
+            state.problem(path, error.problem)
+    return state
+
+
+def _system(state: LoadState, value: object, key: str) -> None:
+    path = f"$.{key}"
+    if type(value) is str:
+        state.instruction("system", value, path, freeze_info({FORMAT: {"string": True}}))
+        return
+    content = as_object(value)
+    parts = None if content is None else read_parts(state, content.get("parts"), path + ".parts", outside=True)
+    if content is None:
+        state.problem(path, f"Expected `str` or a content object, got `{_common.kind(value)}`", outside=True)
+    if content is None or parts is None:
+        return
+    text = parts_text(list[object](parts))
+    meta = None if content == {"parts": [{"text": text}]} else make_meta(FORMAT, {"content": content})
+    state.instruction("system", text, path, None if meta is None else freeze_info(meta))
+
+
+def _content(state: LoadState, pairing: Pairing, record: dict[str, object], path: str) -> None:
+    role = record.get("role")
+    parts = read_parts(state, record.get("parts"), path + ".parts")
+    if parts is None:
+        return
+    info = split_record(record, _CONTENT_KEYS, _CONTENT_KEYS)
+    if role == "model":
+        found = read_model_parts(state, pairing, parts, path + ".parts")
+        if found is not None:
+            message = AssistantMessage(id=state.message_id(), content=tuple(found[0]), meta_json=_meta(info))
+            state.add(message, path, found[1])
+    elif role is None or role in _USER_ROLES:
+        if role is None:
+            info["no_role"] = True
+        elif role != "user":
+            info["role"] = role
+        read_user_parts(state, pairing, parts, path + ".parts", info)
+    else:
+        shown = repr(role) if type(role) is str else f"a `{_common.kind(role)}`"
+        state.problem(path + ".role", f"Invalid role {shown}; expected one of user, model")
+
+
+def read_user_parts(state: LoadState, pairing: Pairing, parts: list[dict[str, object]], path: str, info: Info) -> None:
+    """Read a user content's parts (at `path`) into `state`: a result per `functionResponse`,
+    a user message per run of other parts; the first carries `info` (what the content keeps)."""
+    info["first"] = True
+    part = 0
+    run: list[object] = []
+    run_start = 0
+
+    def flush() -> None:
+        nonlocal part, run, info
+        if not run:
+            return
+        run_info: Info = {**info}
+        text = parts_text(run)
+        if run != [{"text": text}]:
+            run_info["parts"] = run
+        message = UserMessage(id=state.message_id(part), content=text, meta_json=_meta(run_info))
+        state.add(message, f"{path}[{run_start}]")
+        part, run, info = part + 1, [], {}
+
+    for number, item in enumerate(parts):
+        if field(item, _RESPONSE) is None:
+            if not run:
+                run_start = number
+            run.append(item)
+            continue
+        flush()
+        part_path = f"{path}[{number}]"
+        result = read_response(state, pairing, item, part_path, number, state.message_id(part), info)
+        if result is None:
+            return
+        state.add(result, part_path)
+        part, info = part + 1, {}
+    flush()
+    if part == 0:  # no parts: one empty user message keeps its place
+        info["parts"] = []
+        state.add(UserMessage(id=state.message_id(), content="", meta_json=_meta(info)), path)
+
+
+# --- dump ---------------------------------------------------------------------------------
+
+
+def _dump(conversation: Conversation) -> object:
+    records = render_contents(conversation.messages, {})
+    others: dict[str, object] = {}
+    info = frozen_info(conversation.meta, FORMAT) if conversation.format == FORMAT else {}
+    key = _SYSTEM[1] if info.get("snake_system") is True else _SYSTEM[0]
+    system = _dump_system(conversation)
+    if system is not None:
+        others[key] = system
+    return _common.container(conversation, FORMAT, "contents", records, others)
+
+
+def render_contents(messages: Sequence[Message], restore: dict[str, str]) -> list[object]:
+    """The Gemini contents of IR messages (consecutive user-side messages joined as they were
+    loaded); `restore` maps renamed call IDs back, filled as calls are met."""
+    records: list[object] = []
+    open_record: tuple[Info, list[object]] | None = None
+
+    def close() -> None:
+        nonlocal open_record
+        if open_record is not None:
+            info, parts = open_record
+            values: dict[str, object] = {"role": info.get("role", "user"), "parts": parts}
+            if info.get("no_role") is True:
+                del values["role"]
+            records.append(build_record(info, _CONTENT_KEYS, values))
+            open_record = None
+
+    for message in messages:
+        info = format_info(message.meta_json, FORMAT)
+        if type(message) is AssistantMessage:
+            close()
+            parts = written_model_parts(message.content, restore)
+            records.append(build_record(info, _CONTENT_KEYS, {"role": "model", "parts": parts}))
+            continue
+        assert type(message) is UserMessage or type(message) is ToolResultMessage
+        if info.get("first") is True or open_record is None:
+            close()
+            content_info = {name: value for name, value in info.items() if name in ("keys", "extra", "role", "no_role")}
+            open_record = (content_info, [])
+        if type(message) is ToolResultMessage:
+            open_record[1].append(written_response(message, info, restore))
+        else:
+            kept = as_array(info.get("parts"))
+            if kept is not None and parts_text(kept) == message.content:
+                open_record[1].extend(kept)
+            else:
+                open_record[1].append({"text": message.content})
+    close()
+    return records
+
+
+def _dump_system(conversation: Conversation) -> object:
+    """The `systemInstruction` field: the instructions' text (the kept content when it still
+    says it), or `None`."""
+    if not conversation.instructions:
+        return None
+    if len(conversation.instructions) == 1:
+        entry = conversation.instructions[0]
+        info = frozen_info(entry.meta, FORMAT)
+        if info.get("string") is True:
+            return entry.text
+        content = as_object(info.get("content"))
+        if content is not None and parts_text(as_array(content.get("parts")) or []) == entry.text:
+            return content
+        return {"parts": [{"text": entry.text}]}
+    return {"parts": [{"text": "\n\n".join(entry.text for entry in conversation.instructions)}]}
+
+
+# --- provider rules -----------------------------------------------------------------------
+
+
+def provider_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
+    """Gemini's rules beyond the IR's, on the merged turns."""
+    found = _common.adjacency(conversation, origins, merge_turns=True)
+    found.extend(_response_counts(conversation, origins))
+    return found
+
+
+def _response_counts(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
+    """`RESULT_COUNT_MISMATCH` for a turn after calls whose responses are not as many as the calls."""
+    turns: list[tuple[str, int, int, int, str]] = []  # (side, calls, responses, source index, path)
+    for item in origins.items:
+        if item.message_index is None:
+            continue
+        message = conversation.messages[item.message_index]
+        side = "model" if type(message) is AssistantMessage else "user"
+        if not turns or turns[-1][0] != side:
+            turns.append((side, 0, 0, item.source_index, item.path.split(".parts[", 1)[0]))
+        side, calls, responses, source, path = turns[-1]
+        if type(message) is AssistantMessage:
+            calls += sum(1 for block in message.content if type(block) is ToolCall)
+        elif type(message) is ToolResultMessage:
+            responses += 1
+        turns[-1] = (side, calls, responses, source, path)
+    found: list[Diagnostic] = []
+    for before, turn in itertools.pairwise(turns):
+        if before[0] == "model" and before[1] and turn[2] != before[1]:
+            found.append(
+                Diagnostic(
+                    "RESULT_COUNT_MISMATCH",
+                    turn[3],
+                    turn[4],
+                    f"The turn after {before[1]} function call(s) holds {turn[2]} function response(s);"
+                    " Gemini needs as many",
+                )
+            )
+    return found
+
+
+__all__ = ["FORMAT", "check", "dump", "dumps", "load"]

@@ -1,0 +1,405 @@
+"""gemini-cli chat recordings (`~/.gemini/tmp/<project>/chats/session-*.json`), losslessly.
+
+A recording is one JSON object, `{"sessionId", "projectHash", "startTime", "lastUpdated",
+"messages": [...]}`, whose `messages` are records with a `type`:
+
+- `user` → `UserMessage` (`content` is a string, or Gemini parts read as a `gemini` user
+  content: text parts joined by a newline, a `functionResponse` part a `ToolResultMessage`);
+- `gemini` → `AssistantMessage`: its `content` text as a `TextBlock` (none when it is
+  empty; Gemini parts read as a `gemini` model content), then one `ToolCall` per
+  `toolCalls` entry, in order; then, for each call whose `result` is set, a
+  `ToolResultMessage` right after the assistant message: the call's results are stored
+  *inside* the call. The result's text is its `functionResponse.response`'s `output` (or
+  `error`, then `is_error`); the record's other fields (`thoughts`, `tokens`, `model`, a
+  call's `status`, `displayName`, ...) are kept in `meta`;
+- every other record (`info`, `error`, `warning`, ...) is kept as it is, in its place.
+
+`dump` writes each call's result back into its `result`. A result that `repair` made (or one
+of a conversation from another format) goes into its call's `result` as gemini-cli writes
+one (`[{"functionResponse": {"id", "name", "response": {"output" | "error": text}}}]`) and
+sets the call's `status` to `error` (unless it says `error` or `cancelled`) or `success`. A
+result that has no call to go into is written as a `user` record holding its
+`functionResponse` part.
+
+`check` reports the IR's diagnostics (a call whose `result` is missing is
+`MISSING_TOOL_RESULT`) and arguments that are not an object; the Gemini turn rules hold by
+construction, since results live inside their calls. `message_index` is the index in
+`messages`.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import msgspec
+
+from message_ir import (
+    AssistantBlock,
+    AssistantMessage,
+    ConstructionError,
+    Diagnostic,
+    Message,
+    TextBlock,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+    frozen_json_object,
+)
+from message_ir.adapters import _common, _log, gemini
+from message_ir.adapters._build import object_raw
+from message_ir.adapters._common import LoadState, Origins
+from message_ir.adapters._conversation import Conversation
+from message_ir.adapters._json import as_array, as_object, encode
+from message_ir.adapters._records import Info, build_record, format_info, frozen_info, split_record
+
+FORMAT: Final = "gemini_cli"
+_RECORD_KEYS: Final = ("type", "content", "toolCalls")
+_CALL_KEYS: Final = ("id", "name", "args", "result")
+_FAILED: Final = ("error", "cancelled")
+
+
+def load(source: bytes | str | object) -> Conversation:
+    """The conversation of a gemini-cli chat recording (JSON text, or the parsed object).
+
+    Raises `FormatError` for what is not a recording; never for broken linkage.
+    """
+    conversation, _ = _load(source)
+    return conversation
+
+
+def dump(conversation: Conversation | tuple[Message, ...] | list[Message]) -> object:
+    """The recording as plain data, every record in its place."""
+    return _dump(_common.as_conversation(conversation))
+
+
+def dumps(conversation: Conversation | tuple[Message, ...] | list[Message]) -> bytes:
+    """`dump` as compact JSON."""
+    return encode(dump(conversation))
+
+
+def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
+    """The IR's diagnostics of the recording and arguments that are not an object; never raises."""
+    return _common.checked(FORMAT, source, _load, _no_rules)
+
+
+def _no_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
+    return []
+
+
+# --- load ---------------------------------------------------------------------------------
+
+
+def _load(source: object) -> tuple[Conversation, Origins]:
+    return _common.read_source(FORMAT, source, _read)
+
+
+def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
+    state = LoadState(FORMAT, avoid)
+    state.trusted = trusted
+    records, prefix = _common.message_list(state, source, "messages")
+    pairing = gemini.Pairing()
+    kept: list[object] = []
+    for index, item in enumerate(records):
+        state.at(index)
+        path = f"{prefix}[{index}]"
+        if not state.json_ok(item, path):
+            continue
+        record = as_object(item)
+        record_type = None if record is None else record.get("type")
+        if record is None or record_type not in ("user", "gemini"):
+            kept.append([index, item])
+            continue
+        start = len(state.messages)
+        try:
+            if record_type == "user":
+                _user(state, pairing, record, path)
+            else:
+                _gemini(state, pairing, record, path)
+        except ConstructionError as error:  # a parsed value the IR cannot hold
+            state.problem(path, error.problem)
+        for number in range(start, len(state.messages)):
+            info: Info = {"line": index}
+            if number == start:
+                info["record"] = split_record(record, _RECORD_KEYS, _RECORD_KEYS)
+            state.messages[number] = _log.with_info(state.messages[number], FORMAT, info)
+    if kept:
+        container = frozen_info(state.container_meta, FORMAT)
+        container["kept"] = kept
+        state.container_meta = frozen_json_object(_common.json_input({FORMAT: container}))
+    return state
+
+
+def _content_parts(state: LoadState, record: dict[str, object], path: str) -> list[dict[str, object]] | None:
+    """A record's `content` as Gemini parts (a lone part as a list of one)."""
+    content = record.get("content")
+    if as_object(content) is not None:
+        content = [content]
+    return gemini.read_parts(state, content, path + ".content")
+
+
+def _user(state: LoadState, pairing: gemini.Pairing, record: dict[str, object], path: str) -> None:
+    content = record.get("content")
+    if type(content) is str:
+        state.add(UserMessage(id=state.message_id(), content=content), path)
+        return
+    parts = _content_parts(state, record, path)
+    if parts is not None:
+        gemini.read_user_parts(state, pairing, parts, path + ".content", {})
+
+
+def _gemini(state: LoadState, pairing: gemini.Pairing, record: dict[str, object], path: str) -> None:
+    content = record.get("content", "")
+    blocks: list[AssistantBlock] = []
+    block_paths: list[str] = []
+    if type(content) is str:
+        if content:
+            blocks.append(TextBlock(text=content))
+            block_paths.append(path + ".content")
+    else:
+        parts = _content_parts(state, record, path)
+        found = None if parts is None else gemini.read_model_parts(state, pairing, parts, path + ".content")
+        if found is None:
+            return
+        blocks.extend(found[0])
+        block_paths.extend(found[1])
+    calls = as_array(record.get("toolCalls", []))
+    if calls is None:
+        state.problem(path + ".toolCalls", f"Expected a list, got `{_common.kind(record.get('toolCalls'))}`")
+        return
+    message_index = len(state.messages)
+    results: list[tuple[dict[str, object], str, str, str]] = []  # (call record, IR ID, name, path)
+    for number, item in enumerate(calls):
+        call_path = f"{path}.toolCalls[{number}]"
+        call = as_object(item)
+        if call is None:
+            state.problem(call_path, f"Expected a tool call object, got `{_common.kind(item)}`")
+            return
+        block = _call(state, message_index, call, call_path)
+        if block is None:
+            return
+        blocks.append(block)
+        block_paths.append(call_path)
+        if call.get("result") is not None:
+            results.append((call, block.id, block.name, call_path + ".result"))
+    info: Info = {}
+    if type(content) is not str:
+        info["parts"] = True
+    if calls == [] and "toolCalls" in record:
+        info["no_calls"] = True
+    state.add(AssistantMessage(id=state.message_id(), content=tuple(blocks), meta_json=_meta(info)), path, block_paths)
+    for part, (call, ir_id, name, result_path) in enumerate(results, start=1):
+        result = _result(state, call, ir_id, name, result_path, part)
+        if result is None:
+            return
+        state.add(result, result_path)
+
+
+def _meta(info: Info) -> msgspec.Raw:
+    return object_raw({FORMAT: info}) if info else msgspec.Raw(b"")
+
+
+def _call(state: LoadState, message_index: int, call: dict[str, object], path: str) -> ToolCall | None:
+    call_id, name, arguments = call.get("id"), call.get("name"), call.get("args", {})
+    if type(call_id) is not str or not call_id:
+        state.problem(path + ".id", "Expected a non-empty `str`")
+        return None
+    if type(name) is not str or not name:
+        state.problem(path + ".name", "Expected a non-empty `str`")
+        return None
+    info: Info = {"call": split_record(call, _CALL_KEYS, _CALL_KEYS)}
+    if "args" not in call:
+        info["no_args"] = True
+    parsed = as_object(arguments)
+    if parsed is None:
+        info["args"] = arguments
+        state.bad_arguments(message_index, path + ".args", encode(arguments).decode())
+        parsed = {}
+    if "result" not in call:
+        info["no_result"] = True
+    ir_id = state.call_id(message_index, call_id, name, path + ".id")
+    if ir_id != call_id:
+        info["id"] = call_id
+        info["as"] = ir_id
+    return ToolCall(id=ir_id, name=name, arguments_json=object_raw(parsed), meta_json=_meta(info))
+
+
+def result_text(result: object) -> tuple[str, bool]:
+    """The IR text of a call's `result` and whether it is an error: the first
+    `functionResponse`'s response, else the text parts, else a string itself."""
+    if type(result) is str:
+        return result, False
+    parts = as_array(result)
+    if parts is None:
+        parts = [result]
+    for item in parts:
+        part = as_object(item)
+        response = None if part is None else as_object(part.get("functionResponse"))
+        if response is not None:
+            body = as_object(response.get("response")) or {}
+            text, is_error, _ = gemini.response_text(body)
+            return text, is_error
+    return gemini.parts_text(parts), False
+
+
+def _result(
+    state: LoadState, call: dict[str, object], ir_id: str, name: str, path: str, part: int
+) -> ToolResultMessage | None:
+    result = call["result"]
+    if type(result) is not str and as_array(result) is None and as_object(result) is None:
+        state.problem(path, f"Expected a list of parts, a part or a `str`, got `{_common.kind(result)}`")
+        return None
+    text, is_error = result_text(result)
+    info: Info = {"in_call": True}
+    if result != _written_result(call.get("id"), name, text, is_error):
+        info["result"] = result
+    return ToolResultMessage(
+        id=state.message_id(part),
+        tool_call_id=ir_id,
+        tool_name=name,
+        content=text,
+        is_error=is_error,
+        meta_json=_meta(info),
+    )
+
+
+def _written_result(call_id: object, name: str, text: str, is_error: bool) -> list[object]:
+    """A result as gemini-cli writes one."""
+    response = {"id": call_id, "name": name, "response": gemini.response_value(text, is_error)}
+    return [{"functionResponse": response}]
+
+
+# --- dump ---------------------------------------------------------------------------------
+
+
+class _Writer:
+    """Writes IR messages as records, each call's results into the call."""
+
+    def __init__(self, conversation: Conversation) -> None:
+        self.own = conversation.format == FORMAT
+        self.placement = _log.Placement()
+        self.restore: dict[str, str] = {}
+        self.open_calls: dict[str, dict[str, object]] = {}  # IR call ID -> its written record
+        self.filled: set[str] = set()
+        self.group: list[Message] = []  # the user-side messages of one record
+        self.group_line: int | None = None
+        self.previous: dict[str, object] | None = None
+
+    def message(self, message: Message) -> None:
+        info = format_info(message.meta_json, FORMAT)
+        line = info.get("line")
+        if type(message) is AssistantMessage:
+            self.close()
+            self._add(line, self._assistant(message, info))
+            return
+        if type(message) is ToolResultMessage and self._into_call(message, info):
+            return
+        if self.group and (line is None or line != self.group_line or "record" in info):
+            self.close()
+        self.group.append(message)
+        self.group_line = line if type(line) is int else None
+
+    def close(self) -> None:
+        """Write the user record of the messages gathered so far."""
+        if not self.group:
+            return
+        first = self.group[0]
+        info = format_info(first.meta_json, FORMAT)
+        record_info = as_object(info.get("record")) or {}
+        content: object
+        if len(self.group) == 1 and type(first) is UserMessage and not gemini_info(first):
+            content = first.content
+        else:
+            rendered = as_object(gemini.render_contents(self.group, self.restore)[0]) or {}
+            content = rendered.get("parts")
+        values: dict[str, object] = {"type": "user", "content": content}
+        record = build_record(record_info, _RECORD_KEYS, values) if "record" in info else self._new(values)
+        self.group = []
+        self._add(info.get("line"), record)
+
+    def _add(self, line: object, record: dict[str, object]) -> None:
+        self.placement.add([(line if type(line) is int else None, record)])
+        self.previous = record
+
+    def _new(self, values: dict[str, object]) -> dict[str, object]:
+        """A record the package writes: an ID and the timestamp of the record before it."""
+        previous = self.previous or {}
+        record: dict[str, object] = {"id": _log.new_uuid(FORMAT, encode(values).decode(), str(previous.get("id")))}
+        if "timestamp" in previous:
+            record["timestamp"] = previous["timestamp"]
+        record.update(values)
+        return record
+
+    def _assistant(self, message: AssistantMessage, info: Info) -> dict[str, object]:
+        parts = info.get("parts") is True
+        in_content: list[AssistantBlock] = []  # blocks written as Gemini parts of `content`
+        calls: list[ToolCall] = []  # blocks written as `toolCalls`
+        for block in message.content:
+            if type(block) is not ToolCall:
+                in_content.append(block)
+            elif parts and "call" not in format_info(block.meta_json, FORMAT) and gemini_info(block):
+                in_content.append(block)  # a `functionCall` part of the content
+            else:
+                calls.append(block)
+        content: object
+        if parts:
+            content = gemini.written_model_parts(tuple(in_content), self.restore)
+        else:
+            content = "".join(block.text for block in in_content if type(block) is TextBlock)
+        values: dict[str, object] = {"type": "gemini", "content": content}
+        written = [self._call(call) for call in calls]
+        if written or info.get("no_calls") is True:
+            values["toolCalls"] = written
+        record_info = as_object(info.get("record")) or {}
+        return build_record(record_info, _RECORD_KEYS, values) if "record" in info else self._new(values)
+
+    def _call(self, call: ToolCall) -> dict[str, object]:
+        info = format_info(call.meta_json, FORMAT)
+        call_info = as_object(info.get("call")) or {}
+        values: dict[str, object] = {"id": _common.written_call_id(info, call.id, self.restore), "name": call.name}
+        arguments: object = call.arguments.thaw()
+        if "args" in info and arguments == {}:
+            arguments = info["args"]
+        if not (info.get("no_args") is True and arguments == {}):
+            values["args"] = arguments
+        if info.get("no_result") is not True:
+            values["result"] = None  # filled when its result is met
+        record = build_record(call_info, _CALL_KEYS, values)
+        self.open_calls[call.id] = record
+        return record
+
+    def _into_call(self, message: ToolResultMessage, info: Info) -> bool:
+        """Put a result into the `result` of its call, if that is written and still empty."""
+        record = self.open_calls.get(message.tool_call_id)
+        if record is None or message.tool_call_id in self.filled:
+            return False
+        if gemini_info(message) and info.get("in_call") is not True:
+            return False  # read from a user record's parts: it stays there
+        self.filled.add(message.tool_call_id)
+        kept = info.get("result")
+        if kept is not None and result_text(kept) == (message.content, message.is_error):
+            record["result"] = kept
+            return True
+        record["result"] = _written_result(record.get("id"), message.tool_name, message.content, message.is_error)
+        if info.get("in_call") is not True:  # a new result: the call's status says how it ended
+            status = record.get("status")
+            if not (message.is_error and status in _FAILED):
+                record["status"] = "error" if message.is_error else "success"
+        return True
+
+
+def gemini_info(value: Message | ToolCall) -> Info:
+    """What the `gemini` reader kept of a message or call (parts, a response's fields)."""
+    return format_info(value.meta_json, gemini.FORMAT)
+
+
+def _dump(conversation: Conversation) -> object:
+    writer = _Writer(conversation)
+    for message in conversation.messages:
+        writer.message(message)
+    writer.close()
+    kept = _log.kept_lines(conversation.meta, FORMAT) if writer.own else []
+    records = writer.placement.lines(kept)
+    return _common.container(conversation, FORMAT, "messages", records, {})
+
+
+__all__ = ["FORMAT", "check", "dump", "dumps", "load"]
