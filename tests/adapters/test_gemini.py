@@ -34,6 +34,7 @@ from message_ir.adapters import (
 )
 from tests.adapters.real import ids, openai_chat_messages, real_files
 from tests.adapters.test_adapters import LINKAGE, _ids, _json, _text, openai_transcripts
+from tests.adapters.test_cli_formats import run
 
 RECORDINGS = real_files("gemini", "*.json")
 OPENAI = real_files("openai-chat", "*.json")
@@ -515,3 +516,40 @@ def test_openai_chat_converts_to_gemini_when_linkage_is_valid(messages: list[obj
     converted = convert(conversation, "gemini")
     assert gemini.check(gemini.dumps(converted)) == ()
     assert type(gemini_cli.check(gemini_cli.dumps(convert(conversation, "gemini_cli")))) is tuple
+
+
+def test_converting_a_recording_drops_arguments_that_are_not_an_object() -> None:
+    recording = {"messages": [{"type": "gemini", "content": "", "toolCalls": [{"id": "a", "name": "f", "args": "x"}]}]}
+    assert [diagnostic.code for diagnostic in gemini_cli.check(recording)] == [
+        "MISSING_TOOL_RESULT",
+        "BAD_TOOL_ARGUMENTS",
+    ]
+    converted = convert(gemini_cli.load(recording), "gemini_cli")
+    assert [note.code for note in converted.notes] == ["DROPPED_BAD_ARGUMENTS"]
+    assert gemini_cli.dump(converted) == {
+        "messages": [{"type": "gemini", "content": "", "toolCalls": [{"id": "a", "name": "f", "args": {}}]}]
+    }
+
+
+def test_the_command_line_detects_validates_and_repairs_a_recording(tmp_path: Path) -> None:
+    source = json.loads(RECORDINGS[1].read_bytes())
+    call = source["messages"][3]["toolCalls"][0]
+    del call["result"]
+    path = tmp_path / "session.json"
+    path.write_text(json.dumps(source, indent=2))
+    completed = run("validate", str(path))
+    assert completed.returncode == 1
+    assert completed.stdout == (
+        f"{path}:3: MISSING_TOOL_RESULT Tool call {call['id']!r} has no result after it"
+        " (at $.messages[3].toolCalls[0])\n"
+    )
+    completed = run("repair", "--from", "gemini-cli", str(path), "-o", str(path))
+    assert completed.returncode == 0
+    assert run("validate", str(path)).stdout == f"{path}: valid\n"
+    repaired = json.loads(path.read_text())
+    assert repaired["messages"][3]["toolCalls"][0]["result"][0]["functionResponse"]["response"] == {
+        "error": "Tool call was interrupted before it returned a result."
+    }
+    assert [record for index, record in enumerate(repaired["messages"]) if index != 3] == [
+        record for index, record in enumerate(source["messages"]) if index != 3
+    ]

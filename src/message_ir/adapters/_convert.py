@@ -218,6 +218,7 @@ _RAW_ARGUMENTS: Final = {
     "openai_responses": "arguments",
     "pi": "arguments",
     "gemini": "args",
+    "gemini_cli": "args",
 }
 """Where each format keeps a call's arguments as sent when they were not a JSON object."""
 
@@ -228,28 +229,38 @@ def _without_bad_arguments(index: int, path: str, call: ToolCall, to: str, notes
     if not call.meta_json:
         return call
     entries = as_object(decode(call.meta_json)) or {}
-    info = as_object(entries.get(payload_format(to)))
-    key = _RAW_ARGUMENTS.get(payload_format(to))
-    if info is None or key is None or key not in info:
+    dropped = False
+    owners = (to,) if payload_format(to) == to else (payload_format(to), to)
+    for owner in owners:  # where the target keeps raw arguments
+        info = as_object(entries.get(owner))
+        key = _RAW_ARGUMENTS.get(owner)
+        if info is None or key is None or key not in info or not _not_an_object(info[key]):
+            continue
+        kept = {name: value for name, value in info.items() if name != key}
+        entries[owner] = kept
+        if not kept:
+            del entries[owner]
+        dropped = True
+    if not dropped:
         return call
-    raw = info[key]
-    if as_object(raw) is not None:
-        return call
-    if type(raw) is str:
-        try:
-            if as_object(decode(raw)) is not None:
-                return call  # a JSON object written another way: kept as it was sent
-        except (msgspec.DecodeError, RecursionError, UnicodeError):
-            pass
-    kept = {name: value for name, value in info.items() if name != key}
-    entries[payload_format(to)] = kept
-    if not kept:
-        del entries[payload_format(to)]
     notes.append(
         Note("DROPPED_BAD_ARGUMENTS", index, path, "Arguments that were not a JSON object are written as the IR's {}")
     )
     raw_meta = msgspec.Raw(encode(entries)) if entries else msgspec.Raw(b"")
     return ToolCall(id=call.id, name=call.name, arguments_json=call.arguments_json, meta_json=raw_meta)
+
+
+def _not_an_object(raw: object) -> bool:
+    """Whether raw arguments kept by a format hold no JSON object (an object written as a
+    string another way is one: it is kept as it was sent)."""
+    if as_object(raw) is not None:
+        return False
+    if type(raw) is str:
+        try:
+            return as_object(decode(raw)) is None
+        except (msgspec.DecodeError, RecursionError, UnicodeError):
+            return True
+    return True
 
 
 _PAYLOAD_FORMATS: Final = {"claude_code": "anthropic", "codex": "openai_responses", "gemini_cli": "gemini"}
