@@ -274,6 +274,10 @@ def payload_format(name: str) -> str:
     return _PAYLOAD_FORMATS.get(name, name)
 
 
+_SYSTEM_FIELDS: Final = {"anthropic": "system", "gemini": "systemInstruction"}
+"""The formats whose system text is one field beside the messages, and its name."""
+
+
 def _instructions(source: Conversation, to: str, messages: list[Message], notes: list[Note]) -> tuple[Instruction, ...]:
     if not source.instructions:
         return ()
@@ -284,17 +288,18 @@ def _instructions(source: Conversation, to: str, messages: list[Message], notes:
                 Note("DROPPED_INSTRUCTION", None, entry.path, f"Dropped a {entry.role} text: {to} logs keep none")
             )
         return ()
-    if to == "anthropic":
+    field = _SYSTEM_FIELDS.get(to)
+    if field is not None:
         if len(texts) > 1 or source.instructions[0].before not in (None, messages[0].id if messages else None):
             notes.append(
                 Note(
                     "MERGED_INSTRUCTIONS",
                     None,
-                    "$.system",
-                    f"{len(texts)} instruction(s) became the one `system` field, in order",
+                    f"$.{field}",
+                    f"{len(texts)} instruction(s) became the one `{field}` field, in order",
                 )
             )
-        return (Instruction("system", "\n\n".join(texts), "$.system"),)
+        return (Instruction("system", "\n\n".join(texts), f"$.{field}"),)
     first = messages[0].id if messages else None
     ids = {message.id for message in messages}
     results = {message.id for message in messages if type(message) is ToolResultMessage}
