@@ -362,3 +362,23 @@ def test_anthropic_check_never_raises_and_convert_passes_the_target_check(messag
         return
     assert openai_chat.check(openai_chat.dump(convert(conversation, to="openai_chat"))) == ()
     assert anthropic.check(anthropic.dump(convert(conversation, to="anthropic"))) == ()
+
+
+def test_two_calls_of_one_message_sharing_an_id_are_a_duplicate_not_a_reuse() -> None:
+    messages: list[object] = [
+        {"role": "user", "content": "go"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}},
+                {"id": "c1", "type": "function", "function": {"name": "g", "arguments": "{}"}},
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": "a"},
+        {"role": "tool", "tool_call_id": "c1", "content": "b"},
+    ]
+    conversation = openai_chat.load(messages)
+    assert conversation.notes == ()
+    assert [diagnostic.code for diagnostic in openai_chat.check(messages)] == ["DUPLICATE_TOOL_CALL_ID"]
+    assert openai_chat.dump(conversation) == messages

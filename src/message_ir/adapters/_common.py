@@ -137,6 +137,8 @@ class LoadState:
         self.origins = Origins()
         self.index = 0  # the source record being read
         self.latest: dict[str, tuple[str, str]] = {}  # source call ID -> (IR ID, name) of its latest call
+        self.latest_message: dict[str, int] = {}  # source call ID -> the IR message of its latest call
+        self.joins: int | None = None  # the IR message the record being read will be folded into
         self.call_ids: set[str] = set()  # every IR call ID given so far
         self.source_ids: set[str] = set()  # every source call ID seen
         self.collided = False
@@ -208,11 +210,18 @@ class LoadState:
         ]
 
     def call_id(self, message_index: int, source_id: str, name: str, path: str) -> str:
-        """The IR ID of a call: its own, or a new one when the ID was used before."""
+        """The IR ID of a call: its own, or a new one when the ID was used in an earlier message.
+
+        Two calls of one message with one ID keep it: that is the IR's
+        `DUPLICATE_TOOL_CALL_ID` (which result answers which cannot be told), not a reuse.
+        """
         ir_id = source_id
+        message = message_index if self.joins is None else self.joins
         if source_id not in self.source_ids and source_id in self.call_ids:
             self.collided = True  # an earlier rename took an ID the source uses here: read again
-        if source_id in self.source_ids or source_id in self.call_ids:
+        if source_id in self.source_ids and self.latest_message.get(source_id) == message:
+            ir_id = self.latest[source_id][0]  # the same message: a duplicate, kept as one
+        elif source_id in self.source_ids or source_id in self.call_ids:
             number = self.renames.get(source_id, 1) + 1
             while f"{source_id}~{number}" in self.call_ids or f"{source_id}~{number}" in self.avoid:
                 number += 1
@@ -229,6 +238,7 @@ class LoadState:
         self.source_ids.add(source_id)
         self.call_ids.add(ir_id)
         self.latest[source_id] = (ir_id, name)
+        self.latest_message[source_id] = message
         self.origins.calls.append(CallOrigin(source_id, self.index, path, message_index, ir_id))
         return ir_id
 

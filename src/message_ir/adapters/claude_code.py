@@ -102,12 +102,14 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
             state.problem(path + ".message", f"Expected a message object, got `{_common.kind(line.get(_PAYLOAD))}`")
             continue
         start = len(state.messages)
+        message_id = message.get("id")
+        state.joins = assistants.get(message_id) if type(message_id) is str else None
         anthropic.read_message(state, message, path + ".message")
+        state.joins = None
         if len(state.messages) == start:
             continue  # a problem was reported
         line_envelope = _log.envelope(line, _PAYLOAD)
         last = state.messages[-1]
-        message_id = message.get("id")
         if type(last) is AssistantMessage and type(message_id) is str:
             into = assistants.get(message_id)
             if into is not None:
