@@ -7,7 +7,12 @@ throughput:
 
 - a valid log of call/result pairs (about 1.45 million pairs per GB);
 - 9 MB of `{}` lines (3 million diagnostics, printed to /dev/null as they come);
-- one 200 MB line (a single message with a long content).
+- one 200 MB line (a single message with a long content);
+- a Claude Code session log (`--session-megabytes`, 100 by default) shaped like the real
+  ones: a prompt, then turns whose assistant message is split over a text line and a
+  `tool_use` line sharing one `message.id`, each answered by a `tool_result` line, with
+  `progress` lines between. It is read by the `claude_code` adapter, which holds the whole
+  conversation (every message, and every line that is not one) once loaded.
 """
 
 from __future__ import annotations
@@ -62,6 +67,37 @@ def write_pairs(path: Path, size: int) -> int:
     return pairs
 
 
+def write_claude_code(path: Path, size: int) -> int:
+    """A Claude Code session log of about `size` bytes; returns its number of tool calls."""
+    session = {"parentUuid": None, "isSidechain": False, "userType": "external", "cwd": "/work", "sessionId": "s1"}
+    turns = 0
+    with path.open("wb") as stream:
+
+        def line(value: dict[str, object]) -> int:
+            data = json.dumps({**session, **value}, separators=(",", ":")).encode() + b"\n"
+            stream.write(data)
+            return len(data)
+
+        written = line({"type": "user", "message": {"role": "user", "content": "Fix the failing tests."}, "uuid": "u"})
+        while written < size:
+            message = {"model": "claude-sonnet-4-5", "id": f"msg_{turns:010d}", "type": "message", "role": "assistant"}
+            usage = {"input_tokens": 3, "cache_read_input_tokens": 35066, "output_tokens": 120}
+            text = {"type": "text", "text": "Reading the next file to see what the test expects. " * 3}
+            call = {
+                "type": "tool_use",
+                "id": f"toolu_{turns:020d}",
+                "name": "Read",
+                "input": {"file_path": f"/work/src/module_{turns}.py"},
+            }
+            written += line({"type": "assistant", "message": {**message, "content": [text], "usage": usage}})
+            written += line({"type": "assistant", "message": {**message, "content": [call], "usage": usage}})
+            written += line({"type": "progress", "data": {"type": "hook_progress", "hookName": "PostToolUse"}})
+            result = {"type": "tool_result", "tool_use_id": call["id"], "content": "    1\timport os\n" * 40}
+            written += line({"type": "user", "message": {"role": "user", "content": [result]}, "uuid": f"r{turns}"})
+            turns += 1
+    return turns
+
+
 _MEASURE = """
 import os, resource, subprocess, sys
 with open(os.devnull, "wb") as sink:
@@ -87,6 +123,7 @@ def run(path: Path) -> tuple[float, float, int]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--gigabytes", type=float, default=1.0)
+    parser.add_argument("--session-megabytes", type=float, default=100.0)
     parser.add_argument("--folder", default=None)
     arguments = parser.parse_args()
     with tempfile.TemporaryDirectory(dir=arguments.folder) as folder:
@@ -96,11 +133,14 @@ def main() -> None:
         empty_log.write_bytes(b"{}\n" * 3_000_000)
         long_log = Path(folder) / "long-line.jsonl"
         long_log.write_bytes(b'{"role":"user","id":"u","content":"' + b"y" * 200_000_000 + b'"}\n')
+        session_log = Path(folder) / "claude-code-session.jsonl"
+        calls = write_claude_code(session_log, int(arguments.session_megabytes * 1e6))
         print(f"Python {sys.version.split()[0]}; peak RSS of the child process (ru_maxrss); one run each")
         for label, path in (
             (f"valid log, {pairs:,} call/result pairs", pairs_log),
             ("3,000,000 lines of {} (3,000,000 diagnostics)", empty_log),
             ("one 200 MB line", long_log),
+            (f"Claude Code session log, {calls:,} calls", session_log),
         ):
             size = path.stat().st_size / 1e6
             peak, seconds, status = run(path)

@@ -192,22 +192,25 @@ class LoadState:
         messages' blocks, `into`'s first) takes `into`'s place and the last one goes, with
         every origin and note that named it moved over."""
         last = len(self.messages) - 1
-        offset = len(message.content) - len(self.messages[last].content)
+        count = len(self.messages[last].content)
+        offset = len(message.content) - count
         self.messages[into] = message
         self.messages.pop()
         self.origins.messages.pop()
         self.origins.items.pop()
-        for (index, number), path in list(self.origins.blocks.items()):
-            if index == last:
-                del self.origins.blocks[(index, number)]
+        for number in range(count):  # the last message's own entries only: linear over a log
+            path = self.origins.blocks.pop((last, number), None)
+            if path is not None:
                 self.origins.blocks[(into, offset + number)] = path
-        self.origins.calls = [
-            call._replace(message_index=into) if call.message_index == last else call for call in self.origins.calls
-        ]
-        self.notes = [
-            msgspec.structs.replace(note, message_index=into) if note.message_index == last else note
-            for note in self.notes
-        ]
+        calls = self.origins.calls
+        position = len(calls) - 1
+        while position >= 0 and calls[position].message_index == last:  # its calls came last
+            calls[position] = calls[position]._replace(message_index=into)
+            position -= 1
+        position = len(self.notes) - 1
+        while position >= 0 and self.notes[position].message_index == last:  # and its notes
+            self.notes[position] = msgspec.structs.replace(self.notes[position], message_index=into)
+            position -= 1
 
     def call_id(self, message_index: int, source_id: str, name: str, path: str) -> str:
         """The IR ID of a call: its own, or a new one when the ID was used in an earlier message.

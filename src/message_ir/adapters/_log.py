@@ -20,7 +20,7 @@ original line with the new messages in place.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
 import msgspec
@@ -38,34 +38,19 @@ Lines = list[tuple[int | None, object]]
 _NEW_LINE_NAMESPACE: Final = uuid.UUID("7d0f6a52-3c53-4f1e-9a51-5b1f4c2e8d10")
 
 
-def read_lines(state: LoadState, source: object) -> list[object]:
+def read_lines(state: LoadState, source: object) -> Iterable[object]:
     """The JSON value of each line of `source` (JSON Lines text, or a list of parsed lines).
 
-    Text is read line by line; a line that is not JSON is a problem at `$[line]` (the
-    0-based line number), and so is an empty line (it would not be written back).
+    Text is read one line at a time, and each value is parsed when the reader asks for it,
+    so only the lines the reader keeps stay in memory. A line that is not JSON is a problem
+    at `$[line]` (the 0-based line number), and so is an empty line (it would not be
+    written back); its value is `None`.
     """
     if type(source) is bytes or type(source) is str:
         data = source.encode("utf-8", "surrogatepass") if type(source) is str else source
         assert type(data) is bytes
         state.trusted = True
-        values: list[object] = []
-        lines = data.split(b"\n")
-        if lines and lines[-1] == b"":
-            lines.pop()
-        for number, line in enumerate(lines):
-            if not line.strip():
-                state.problems.append(
-                    Diagnostic("BAD_FORMAT", number, f"$[{number}]", "Expected a JSON value, got an empty line")
-                )
-                values.append(None)
-                continue
-            try:
-                values.append(parse(line))
-            except Unparsable as error:
-                found = error.diagnostic
-                state.problems.append(Diagnostic(found.code, number, f"$[{number}]", found.message))
-                values.append(None)
-        return values
+        return _parsed_lines(state, data)
     items = as_array(source)
     if items is None and type(source) is tuple:
         items = list(source)
@@ -75,6 +60,29 @@ def read_lines(state: LoadState, source: object) -> list[object]:
             (Diagnostic("BAD_FORMAT", None, "$", "Expected JSON Lines text, or a list of the lines' values"),),
         )
     return items
+
+
+def _parsed_lines(state: LoadState, data: bytes) -> Iterator[object]:
+    start, number, size = 0, 0, len(data)
+    while start < size:
+        end = data.find(b"\n", start)
+        if end < 0:
+            end = size
+        line = data[start:end]
+        start = end + 1
+        if not line.strip():
+            state.problems.append(
+                Diagnostic("BAD_FORMAT", number, f"$[{number}]", "Expected a JSON value, got an empty line")
+            )
+            yield None
+        else:
+            try:
+                yield parse(line)
+            except Unparsable as error:
+                found = error.diagnostic
+                state.problems.append(Diagnostic(found.code, number, f"$[{number}]", found.message))
+                yield None
+        number += 1
 
 
 def envelope(line: dict[str, object], key: str) -> dict[str, object]:
