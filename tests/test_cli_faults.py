@@ -107,5 +107,5 @@ def test_main_reports_bad_usage_on_its_own_stderr() -> None:
     assert exited.value.code == 2
     assert stderr.getvalue().splitlines()[-1] == (
         "message-ir validate: error: argument --from: unknown format 'bogus' "
-        "(choose from openai-chat, anthropic, openai-responses, claude-code, codex, pi)"
+        "(choose from openai-chat, anthropic, openai-responses, gemini, claude-code, codex, pi, gemini-cli)"
     )

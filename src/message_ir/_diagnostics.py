@@ -47,6 +47,10 @@ ProviderCode: TypeAlias = Literal[
     "RESULT_COUNT_MISMATCH",
     "BAD_TOOL_CALL_ID_FORMAT",
     "REASONING_ITEM_MISPLACED",
+    "UNDECLARED_TOOL",
+    "ARGUMENTS_DO_NOT_MATCH_SCHEMA",
+    "BAD_TOOL_DECLARATION",
+    "SCHEMA_CHECK_UNAVAILABLE",
 ]
 """Codes only the adapters (`message_ir.adapters`) give: a record that is not of its format
 (`BAD_FORMAT`), and the rules a provider enforces beyond the IR's own."""

@@ -21,6 +21,7 @@ from message_ir import (
     is_json_value,
     validate_transcript,
 )
+from message_ir.adapters import _tools
 from message_ir.adapters._conversation import Conversation, FormatError, Instruction, Note
 from message_ir.adapters._json import Unparsable, as_array, as_object, as_sequence, decode, parse
 from message_ir.adapters._records import Info, build_record, frozen_info, split_record
@@ -106,6 +107,7 @@ class Origins:
         self.calls: list[CallOrigin] = []
         self.items: list[Item] = []
         self.extra: list[Diagnostic] = []  # found while loading (arguments that are no object)
+        self.tools: tuple[_tools.ToolDeclaration, ...] | None = None  # a request body's declared tools
 
     def to_source(self, diagnostic: Diagnostic) -> Diagnostic:
         """An IR diagnostic with its index and path in the source's terms."""
@@ -337,6 +339,7 @@ def message_list(state: LoadState, source: object, key: str, known: Sequence[str
             info["form"] = "body"
             state.container_meta = frozen_json_object({state.format: json_input(info)})
             state.body = body
+            state.origins.tools = _tools.read_declarations(state.format, body)
             return records, f"$.{key}"
     raise FormatError(
         state.format,
@@ -404,12 +407,40 @@ def checked(
         found = [origins.to_source(diagnostic) for diagnostic in validate_transcript(conversation.messages)]
         found.extend(origins.extra)
         found.extend(rules(conversation, origins))
+        if origins.tools is not None:
+            found.extend(_tool_diagnostics(format, conversation, origins, origins.tools))
         found.sort(key=lambda diagnostic: -1 if diagnostic.message_index is None else diagnostic.message_index)
         return tuple(found)
     except RecursionError:
         return (Diagnostic("JSON_TOO_DEEP", None, "$", "Nested too deeply to read"),)
     except Exception as error:  # noqa: BLE001  # check never raises
         return (Diagnostic("UNREADABLE_VALUE", None, "$", f"Could not be read: `{kind(error)}`"),)
+
+
+def _tool_diagnostics(
+    format: str, conversation: Conversation, origins: Origins, tools: tuple[_tools.ToolDeclaration, ...]
+) -> list[Diagnostic]:
+    """`check_tool_calls` in the source's terms: paths into the call's name or arguments there.
+    Arguments that are not a JSON object (`BAD_TOOL_ARGUMENTS` already) are not checked again."""
+    keys = _tools.ARGUMENT_KEYS.get(format, (".name", ".arguments"))
+    bad_arguments = {diagnostic.path for diagnostic in origins.extra}
+    found: list[Diagnostic] = []
+    for diagnostic in _tools.check_tool_calls(conversation.messages, tools):
+        index = diagnostic.message_index
+        if index is None:
+            found.append(diagnostic)
+            continue
+        number, _, rest = diagnostic.path.removeprefix(f"$[{index}].content[").partition("]")
+        block = origins.blocks.get((index, int(number)), origins.messages[index][1])
+        source = origins.to_source(diagnostic).message_index
+        if rest.startswith(".arguments"):
+            if block + keys[1] in bad_arguments:
+                continue
+            path = block + keys[1] + rest.removeprefix(".arguments")
+        else:
+            path = block + keys[0]
+        found.append(Diagnostic(diagnostic.code, source, path, diagnostic.message))
+    return found
 
 
 def adjacency(conversation: Conversation, origins: Origins, *, merge_turns: bool) -> list[Diagnostic]:

@@ -1,0 +1,79 @@
+"""The one boundary with the optional JSON Schema library (`jsonschema-rs`, the `[schema]` extra).
+
+Chosen by measurement (`benchmarks/compare_schema_validators.py`, docs/performance.md):
+`jsonschema-rs` and `jsonschema` pass the same cases of the official JSON Schema Test Suite
+for draft 2020-12, and `jsonschema-rs` checks tool-call arguments about 150 times faster.
+Its API takes and returns `Any`, so, like `_json`, this module is exempt from
+`disallow_any_expr`; what leaves it is typed.
+
+Compiled validators are cached per distinct schema text (a bounded LRU), so a dataset whose
+million lines declare the same few tools compiles each schema once per process.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Final, NamedTuple
+
+import msgspec
+
+EXTRA: Final = "message-ir[schema]"
+"""What to install for schema checks."""
+
+
+class SchemaError(NamedTuple):
+    """One way an instance fails a schema: where (a path into the instance), the keyword,
+    and the library's message."""
+
+    location: tuple[str | int, ...]
+    keyword: str
+    message: str
+
+
+Validate = Callable[[object], list[SchemaError]]
+"""A compiled schema: the errors of an instance (none when it is valid)."""
+
+
+def available() -> bool:
+    """Whether the schema library can be imported."""
+    return _library() is not None
+
+
+@functools.lru_cache(maxsize=1)
+def _library() -> object | None:
+    try:
+        import jsonschema_rs
+    except ImportError:
+        return None
+    return jsonschema_rs
+
+
+@functools.lru_cache(maxsize=4096)
+def compiled(schema_text: bytes) -> Validate | str:
+    """The validator of a schema (its compact JSON text), or why it is not a valid schema.
+
+    Raises `ModuleNotFoundError` when the extra is not installed.
+    """
+    library = _library()
+    if library is None:
+        raise ModuleNotFoundError(f"JSON Schema checks need the extra: pip install '{EXTRA}'")
+    import jsonschema_rs
+
+    schema = msgspec.json.decode(schema_text)
+    try:
+        validator = jsonschema_rs.validator_for(schema)
+    except (jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError, ValueError) as error:
+        return str(getattr(error, "message", error)).split("\n", 1)[0]
+
+    def validate(instance: object) -> list[SchemaError]:
+        if validator.is_valid(instance):
+            return []
+        found: list[SchemaError] = []
+        for error in validator.iter_errors(instance):
+            keywords = [part for part in error.schema_path if type(part) is str]
+            location = tuple(part if type(part) is int else str(part) for part in error.instance_path)
+            found.append(SchemaError(location, keywords[-1] if keywords else "schema", str(error.message)))
+        return found
+
+    return validate

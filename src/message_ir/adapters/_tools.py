@@ -1,0 +1,281 @@
+"""Tool declarations: the tools a transcript was allowed to call, and its calls checked
+against them (`UNDECLARED_TOOL`, `ARGUMENTS_DO_NOT_MATCH_SCHEMA`, `BAD_TOOL_DECLARATION`).
+
+Each provider declares tools its own way; `read_declarations` reads them all into
+`ToolDeclaration`s: a `name`, the JSON Schema of the arguments (`parameters`; `None` when the
+tool takes free input or declares none), and where it stood in the source. A request body's
+`tools` (and OpenAI's older `functions`) are read by the adapter's `check`; `check_tool_calls`
+checks IR messages against any list of declarations.
+
+Schema checks use the optional `[schema]` extra (`jsonschema-rs`); without it a check that
+needs a schema gives one `SCHEMA_CHECK_UNAVAILABLE` diagnostic saying so, and the name checks
+still run.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Final
+
+import msgspec
+
+from message_ir import (
+    AssistantMessage,
+    Diagnostic,
+    FrozenJsonObject,
+    Message,
+    ToolCall,
+    is_json_value,
+)
+from message_ir.adapters import _schema_engine
+from message_ir.adapters._json import as_array, as_object, encode, freeze_info
+
+
+class ToolDeclaration(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One tool a transcript may call.
+
+    `name` is what calls name; `parameters` the JSON Schema their arguments must match
+    (`None`: any arguments, as for a custom tool taking free text, or a built-in one); `path`
+    where it was declared in the source (`$.tools[2]`); `problem` why the declaration cannot
+    be used (no name, parameters that are not a schema object), or `None`.
+    """
+
+    name: str
+    parameters: FrozenJsonObject | None = None
+    path: str = "$"
+    problem: str | None = None
+
+
+def declaration(name: str, parameters: dict[str, object] | None = None, *, path: str = "$") -> ToolDeclaration:
+    """A `ToolDeclaration` from plain data (the schema is copied and frozen; a schema that is
+    not JSON by the IR's rule makes a declaration with a `problem`)."""
+    if parameters is None:
+        return ToolDeclaration(name, None, path)
+    checked: object = parameters
+    if not is_json_value(checked):
+        return ToolDeclaration(name, None, path, "The parameters are not a JSON value by the IR's rule")
+    return ToolDeclaration(name, freeze_info(parameters), path)
+
+
+# --- reading each format's declarations ----------------------------------------------------
+
+
+def read_declarations(format: str, body: dict[str, object]) -> tuple[ToolDeclaration, ...] | None:
+    """The tools a request body of `format` declares, or `None` when it declares none (then
+    nothing is checked: a transcript without declarations may call anything)."""
+    tools = body.get("tools")
+    functions = body.get("functions")  # OpenAI Chat's older form
+    if tools is None and functions is None:
+        return None
+    found: list[ToolDeclaration] = []
+    if tools is not None:
+        items = as_array(tools)
+        if items is None:
+            return (ToolDeclaration("", None, "$.tools", "Expected a list of tools"),)
+        for number, item in enumerate(items):
+            found.extend(_read(format, item, f"$.tools[{number}]"))
+    if functions is not None and format == "openai_chat":
+        for number, item in enumerate(as_array(functions) or []):
+            found.append(_function(as_object(item), f"$.functions[{number}]", "parameters"))
+    return tuple(found)
+
+
+def _read(format: str, item: object, path: str) -> list[ToolDeclaration]:
+    tool = as_object(item)
+    if tool is None:
+        return [ToolDeclaration("", None, path, "Expected a tool object")]
+    if format == "gemini":
+        declarations = tool.get("functionDeclarations", tool.get("function_declarations"))
+        if declarations is None:
+            return []  # a built-in tool (googleSearch, codeExecution, ...): no calls by name
+        return [
+            _gemini_function(as_object(entry), f"{path}.functionDeclarations[{number}]")
+            for number, entry in enumerate(as_array(declarations) or [])
+        ]
+    tool_type = tool.get("type")
+    if format == "openai_chat":
+        if tool_type == "function" or "function" in tool:
+            return [_function(as_object(tool.get("function")), path + ".function", "parameters")]
+        custom = as_object(tool.get("custom"))
+        return [_named(custom, path + ".custom")] if custom is not None else []
+    if format == "anthropic":
+        if "input_schema" in tool or tool_type in (None, "custom"):
+            return [_function(tool, path, "input_schema")]
+        return [_named(tool, path)] if "name" in tool else []  # a server tool, called by its name
+    if format == "openai_responses":
+        if tool_type == "function":
+            return [_function(tool, path, "parameters")]
+        return [_named(tool, path)] if "name" in tool else []  # custom and built-in tools
+    return []
+
+
+def _named(tool: dict[str, object] | None, path: str) -> ToolDeclaration:
+    """A tool declared by name only (free input)."""
+    name = None if tool is None else tool.get("name")
+    if type(name) is not str or not name:
+        return ToolDeclaration("", None, path, "Expected a tool with a non-empty `name`")
+    return ToolDeclaration(name, None, path)
+
+
+def _function(tool: dict[str, object] | None, path: str, key: str) -> ToolDeclaration:
+    named = _named(tool, path)
+    if named.problem is not None or tool is None or tool.get(key) is None:
+        return named
+    schema = as_object(tool[key])
+    if schema is None:
+        return ToolDeclaration(named.name, None, f"{path}.{key}", "Expected the parameters' JSON Schema object")
+    return declaration(named.name, schema, path=f"{path}.{key}")
+
+
+def _gemini_function(tool: dict[str, object] | None, path: str) -> ToolDeclaration:
+    """A Gemini function declaration: `parametersJsonSchema` is JSON Schema; `parameters` is
+    Gemini's OpenAPI-style schema, read as JSON Schema with its `type` names lowercased
+    (`OBJECT` -> `object`) and `nullable: true` as a `null` type."""
+    named = _named(tool, path)
+    if named.problem is not None or tool is None:
+        return named
+    for key in ("parametersJsonSchema", "parameters_json_schema"):
+        if tool.get(key) is not None:
+            return _function(tool, path, key)
+    value = tool.get("parameters")
+    if value is None:
+        return named
+    schema = as_object(value)
+    if schema is None:
+        return ToolDeclaration(named.name, None, f"{path}.parameters", "Expected the parameters' schema object")
+    converted = as_object(_openapi_to_json_schema(schema))
+    assert converted is not None
+    return declaration(named.name, converted, path=f"{path}.parameters")
+
+
+def _openapi_to_json_schema(value: object) -> object:
+    items = as_array(value)
+    if items is not None:
+        return [_openapi_to_json_schema(item) for item in items]
+    schema = as_object(value)
+    if schema is None:
+        return value
+    converted: dict[str, object] = {}
+    for key, entry in schema.items():
+        if key == "type" and type(entry) is str:
+            converted[key] = entry.lower()
+        elif key in ("properties", "items", "anyOf", "prefixItems", "additionalProperties"):
+            converted[key] = _openapi_values(key, entry)
+        elif key != "nullable":
+            converted[key] = entry
+    if schema.get("nullable") is True and type(converted.get("type")) is str:
+        converted["type"] = [converted["type"], "null"]
+    return converted
+
+
+def _openapi_values(key: str, entry: object) -> object:
+    if key == "properties":
+        properties = as_object(entry)
+        if properties is not None:
+            return {name: _openapi_to_json_schema(schema) for name, schema in properties.items()}
+    return _openapi_to_json_schema(entry)
+
+
+# --- checking calls --------------------------------------------------------------------------
+
+_SHOWN_NAMES: Final = 5
+
+
+def check_tool_calls(messages: Sequence[Message], tools: Sequence[ToolDeclaration]) -> tuple[Diagnostic, ...]:
+    """The calls of `messages` checked against `tools`, in the IR's terms (`$[i].content[j]...`).
+
+    - `BAD_TOOL_DECLARATION` for a declaration that has a `problem` or whose parameters are
+      not a valid JSON Schema (`message_index` `None`, `path` the declaration's);
+    - `UNDECLARED_TOOL` for a call whose name no declaration has;
+    - `ARGUMENTS_DO_NOT_MATCH_SCHEMA` for each way a call's arguments fail its tool's
+      schema, the path into the arguments, the message naming the failing keyword;
+    - `SCHEMA_CHECK_UNAVAILABLE` (once) when a schema is declared but the `[schema]` extra
+      is not installed.
+
+    Never raises for any declarations and messages that passed the shape checks.
+    """
+    found: list[Diagnostic] = []
+    validators: dict[str, _schema_engine.Validate | None] = {}
+    unavailable = False
+    for tool in tools:
+        if tool.problem is not None:  # calls to it are not checked (nor called undeclared)
+            found.append(Diagnostic("BAD_TOOL_DECLARATION", None, tool.path, tool.problem))
+            if tool.name:
+                validators.setdefault(tool.name, None)
+            continue
+        validate: _schema_engine.Validate | None = None
+        if tool.parameters is not None:
+            if not _schema_engine.available():
+                unavailable = True
+            else:
+                compiled = _schema_engine.compiled(encode(tool.parameters.thaw()))
+                if isinstance(compiled, str):  # our own value: why the schema is not one
+                    found.append(
+                        Diagnostic("BAD_TOOL_DECLARATION", None, tool.path, f"Not a valid JSON Schema: {compiled}")
+                    )
+                    validators.setdefault(tool.name, None)
+                    continue
+                validate = compiled
+        validators.setdefault(tool.name, validate)
+    if unavailable:
+        found.append(
+            Diagnostic(
+                "SCHEMA_CHECK_UNAVAILABLE",
+                None,
+                "$.tools",
+                f"Arguments were not checked against the tools' schemas: install `{_schema_engine.EXTRA}`",
+            )
+        )
+    names = sorted(validators)
+    for index, message in enumerate(messages):
+        if type(message) is not AssistantMessage:
+            continue
+        for number, block in enumerate(message.content):
+            if type(block) is not ToolCall:
+                continue
+            path = f"$[{index}].content[{number}]"
+            if block.name not in validators:
+                shown = ", ".join(repr(name) for name in names[:_SHOWN_NAMES])
+                more = f" and {len(names) - _SHOWN_NAMES} more" if len(names) > _SHOWN_NAMES else ""
+                declared = f"declared: {shown}{more}" if names else "no tool is declared"
+                found.append(
+                    Diagnostic(
+                        "UNDECLARED_TOOL", index, path + ".name", f"Tool {block.name!r} is not declared ({declared})"
+                    )
+                )
+                continue
+            check = validators[block.name]
+            if check is None:
+                continue
+            for error in check(block.arguments.thaw()):
+                found.append(
+                    Diagnostic(
+                        "ARGUMENTS_DO_NOT_MATCH_SCHEMA",
+                        index,
+                        path + ".arguments" + _location(error.location),
+                        f"Arguments of {block.name!r} fail `{error.keyword}`: {error.message}",
+                    )
+                )
+    return tuple(found)
+
+
+ARGUMENT_KEYS: Final = {
+    "openai_chat": (".function.name", ".function.arguments"),
+    "anthropic": (".name", ".input"),
+    "openai_responses": (".name", ".arguments"),
+    "gemini": (".functionCall.name", ".functionCall.args"),
+}
+"""Where a call's name and arguments are in each format's call record (from its path)."""
+
+
+def _location(location: tuple[str | int, ...]) -> str:
+    text = ""
+    for part in location:
+        if type(part) is int:
+            text += f"[{part}]"
+        elif type(part) is str and part.isidentifier():
+            text += f".{part}"
+        else:
+            text += f"[{json.dumps(part)}]"
+    return text
