@@ -43,6 +43,7 @@ from message_ir.adapters import (
     pi,
 )
 from message_ir.adapters._common import source_index
+from message_ir.datasets import CHECKERS, check_dataset
 
 EXIT_VALID: Final = 0
 EXIT_INVALID: Final = 1
@@ -90,6 +91,8 @@ class _Arguments(argparse.Namespace):
     source_format: str | None
     target_format: str
     max_diagnostics: int | None
+    jobs: int
+    examples: int
 
 
 class _FileReport(msgspec.Struct, frozen=True):
@@ -238,6 +241,8 @@ def _run(argv: Sequence[str] | None) -> int:
             return _repair(parser, arguments)
         if arguments.command == "convert":
             return _convert(arguments)
+        if arguments.command == "check-dataset":
+            return _check_dataset(arguments)
         if arguments.command == "formats":
             width = max(map(len, FORMATS)) + 2
             for name, description in FORMATS.items():
@@ -309,6 +314,28 @@ def _parser() -> argparse.ArgumentParser:
     conversion.add_argument("-o", "--output", metavar="OUT", help="where to write (default: standard output)")
     _format_option(conversion, "--from", "the input's format (default: detected)")
     _format_option(conversion, "--to", "the output's format", required=True)
+    dataset = commands.add_parser(
+        "check-dataset",
+        help="check datasets of conversations, one per line",
+        description=(
+            "Check JSON Lines datasets whose every line is one conversation (OpenAI fine-tuning records by"
+            " default) and print a summary: lines, valid, invalid, and per code the count and the first examples."
+        ),
+    )
+    dataset.add_argument("paths", nargs="+", metavar="FILE", help="a dataset file (JSON Lines)")
+    dataset.add_argument(
+        "--from",
+        dest="source_format",
+        type=_dataset_format,
+        default="openai_chat",
+        metavar="FORMAT",
+        help=f"the lines' format: one of {', '.join(map(_cli_name, CHECKERS))} (default: openai-chat)",
+    )
+    dataset.add_argument("-j", "--jobs", type=_positive, default=1, metavar="N", help="worker processes (default: 1)")
+    dataset.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    dataset.add_argument(
+        "--examples", type=_positive, default=3, metavar="N", help="examples shown per code (default: 3)"
+    )
     commands.add_parser("formats", help="list the formats --from and --to take")
 
     commands.add_parser("examples", help="list the shipped example transcripts")
@@ -342,6 +369,53 @@ def _format_argument(text: str) -> str:
         choices = ", ".join(_cli_name(known) for known in FORMATS)
         raise argparse.ArgumentTypeError(f"unknown format {text!r} (choose from {choices})")
     return name
+
+
+def _dataset_format(text: str) -> str:
+    name = text.replace("-", "_")
+    if name not in CHECKERS:
+        choices = ", ".join(_cli_name(known) for known in CHECKERS)
+        raise argparse.ArgumentTypeError(f"not a dataset format: {text!r} (choose from {choices})")
+    return name
+
+
+def _check_dataset(arguments: _Arguments) -> int:
+    paths: list[str] = []
+    for path in arguments.paths:
+        if path not in paths:  # a file named twice is checked once
+            paths.append(path)
+    total = 0
+    for path in paths:
+        try:
+            total += os.path.getsize(path)
+        except OSError as error:
+            raise _Unreadable(f"cannot read {_shown(path)}: {_reason(error)}") from None
+    shown = _shown(paths[0]) if len(paths) == 1 else f"{len(paths)} files"
+    progress = _Progress(shown, total, _stderr_is_terminal() and total > _PROGRESS_BYTES)
+    source_format = arguments.source_format or "openai_chat"
+    try:
+        summary = check_dataset(
+            paths, source_format, processes=arguments.jobs, examples=arguments.examples, progress=progress.advance
+        )
+    except OSError as error:
+        raise _Unreadable(f"cannot read the dataset: {_reason(error)}") from None
+    progress.finish()
+    if arguments.format == "json":
+        _out(msgspec.json.encode(summary).decode())
+    else:
+        _out(f"{shown}: {summary.lines:,} lines, {summary.valid:,} valid, {summary.invalid:,} invalid")
+        width = max(map(len, summary.lines_by_code), default=0)
+        for code, lines in summary.lines_by_code.items():
+            count = summary.diagnostics_by_code[code]
+            _out(f"{code:<{width}}  {lines:,} {_plural(lines, 'line')}, {count:,} {_plural(count, 'diagnostic')}")
+            for example in summary.examples.get(code, []):
+                found = example.diagnostic
+                _out(f"  {_shown(example.file)}:{example.line}: {found.message} (at {found.path})")
+    return EXIT_VALID if summary.invalid == 0 else EXIT_INVALID
+
+
+def _plural(count: int, word: str) -> str:
+    return word if count == 1 else word + "s"
 
 
 def _source_format(data: bytes, given: str | None, jsonl: bool) -> str | None:

@@ -1,0 +1,154 @@
+"""Checking a dataset: one conversation per line, each line checked by its format's adapter.
+
+A line's diagnostics are those of the adapter's `check` on that line's record (its paths
+point into the record: `$.messages[3].tool_calls[0]`), tool declarations included when the
+record has `tools`. A line that is not JSON, or not the format, is reported like any other;
+nothing stops the run. Files are read one line at a time, so memory stays bounded by the
+longest line; `processes` splits the files into byte ranges at line boundaries and checks
+them in that many worker processes, and `merge` adds their summaries up in order.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Final
+
+from message_ir import Diagnostic
+from message_ir.adapters import anthropic, gemini, openai_chat, openai_responses
+from message_ir.datasets._summary import LineReport, Summary, merge
+
+Checker = Callable[[bytes], tuple[Diagnostic, ...]]
+
+CHECKERS: Final[dict[str, Checker]] = {
+    "openai_chat": openai_chat.check,
+    "anthropic": anthropic.check,
+    "openai_responses": openai_responses.check,
+    "gemini": gemini.check,
+}
+"""The formats a dataset line can be in: those whose one record is one conversation."""
+
+_EMPTY: Final = (Diagnostic("BAD_FORMAT", None, "$", "Expected a conversation, got an empty line"),)
+_PART_BYTES: Final = 64 * 1024 * 1024
+"""About how many bytes one task of a parallel run checks (several per process, so that a
+process that finishes early takes the next)."""
+
+
+def _checker(format: str) -> Checker:
+    try:
+        return CHECKERS[format]
+    except KeyError:
+        raise ValueError(f"Unknown dataset format {format!r}; expected one of {', '.join(CHECKERS)}") from None
+
+
+def check_lines(
+    lines: Iterable[bytes | str], format: str = "openai_chat", *, first_line: int = 1
+) -> Iterator[LineReport]:
+    """A `LineReport` for every line of `lines` (`bytes` or `str`, with or without their
+    newline), numbered from `first_line`. An empty line is a `BAD_FORMAT`."""
+    check = _checker(format)
+    for number, line in enumerate(lines, start=first_line):
+        data = line.encode("utf-8", "surrogatepass") if type(line) is str else line
+        assert type(data) is bytes
+        if not data.strip():
+            yield LineReport(number, _EMPTY)
+        else:
+            yield LineReport(number, check(data))
+
+
+def _range_lines(path: str | os.PathLike[str], start: int, end: int | None) -> Iterator[bytes]:
+    """The lines that start in `[start, end)` of a file, read one at a time."""
+    with open(path, "rb") as stream:
+        stream.seek(start)
+        position = start
+        while end is None or position < end:
+            line = stream.readline()
+            if not line:
+                return
+            position += len(line)
+            if line.endswith(b"\n"):
+                line = line[:-1]
+            yield line
+
+
+def check_file(path: str | os.PathLike[str], format: str = "openai_chat") -> Iterator[LineReport]:
+    """A `LineReport` for every line of the file at `path`, read one line at a time."""
+    return check_lines(_range_lines(path, 0, None), format)
+
+
+def byte_ranges(path: str | os.PathLike[str], parts: int) -> list[tuple[int, int]]:
+    """`[start, end)` byte ranges covering the file, about `parts` of them, each starting at
+    the start of a line (a line belongs to the range it starts in)."""
+    size = os.path.getsize(path)
+    if size == 0 or parts <= 1:
+        return [(0, size)]
+    cuts = [0]
+    with open(path, "rb") as stream:
+        for part in range(1, parts):
+            target = max(size * part // parts, cuts[-1])
+            stream.seek(target - 1 if target > 0 else 0)
+            if target > 0:
+                stream.readline()  # to the end of the line that `target - 1` is in
+            cut = stream.tell()
+            if cut >= size:
+                break
+            if cut > cuts[-1]:
+                cuts.append(cut)
+    cuts.append(size)
+    return [(cuts[number], cuts[number + 1]) for number in range(len(cuts) - 1)]
+
+
+def check_part(
+    path: str | os.PathLike[str], start: int, end: int | None, format: str = "openai_chat", examples: int = 3
+) -> Summary:
+    """The summary of the lines that start in `[start, end)` of a file, numbered from 1 at
+    `start` (`merge` makes the numbers the file's own)."""
+    name = os.fspath(path)
+    summary = Summary()
+    for report in check_lines(_range_lines(path, start, end), format):
+        summary.add(name, report, examples)
+    if not summary.files:
+        summary.files.append((name, 0))
+    return summary
+
+
+def _part(task: tuple[str, int, int, str, int]) -> Summary:
+    return check_part(*task)
+
+
+def check_dataset(
+    paths: Sequence[str | os.PathLike[str]],
+    format: str = "openai_chat",
+    *,
+    processes: int = 1,
+    examples: int = 3,
+    progress: Callable[[int], None] | None = None,
+) -> Summary:
+    """The summary of every line of every file in `paths`, in `processes` worker processes.
+
+    With more than one process, each file is split into byte ranges at line boundaries (a
+    few per process), the ranges are checked in parallel, and their summaries are merged in
+    order: the counts and examples are those of one process. `progress` is called with the
+    number of bytes done after each range (each file, with one process).
+    """
+    _checker(format)
+    tasks: list[tuple[str, int, int, str, int]] = []
+    for path in paths:
+        name = os.fspath(path)
+        size = os.path.getsize(name)
+        parts = max(-(-size // _PART_BYTES), 1 if processes <= 1 else min(processes * 4, max(processes, size // 65536)))
+        tasks.extend((name, start, end, format, examples) for start, end in byte_ranges(name, parts))
+    summaries: list[Summary] = []
+    if processes <= 1:
+        for task in tasks:
+            summaries.append(_part(task))
+            if progress is not None:
+                progress(task[2] - task[1])
+        return merge(summaries, examples)
+    with ProcessPoolExecutor(max_workers=processes) as pool:
+        for task, summary in zip(tasks, pool.map(_part, tasks), strict=True):
+            summaries.append(summary)
+            if progress is not None:
+                progress(task[2] - task[1])
+    return merge(summaries, examples)
