@@ -30,14 +30,15 @@ def lint(session: nox.Session) -> None:
 @nox.session(python="3.11")
 def typecheck(session: nox.Session) -> None:
     """mypy in strict mode over src, tests and noxfile.py."""
-    session.install(".", *group("typecheck"))
+    session.install(".[schema,dask]", *group("typecheck"))
     session.run("mypy")
 
 
 @nox.session(python=PYTHONS)
 def tests(session: nox.Session) -> None:
-    """pytest, the property suite included, against the installed package."""
-    session.install(".", *group("test"))
+    """pytest, the property suite included, against the installed package (with its extras:
+    the schema checks and the Dask cluster test run)."""
+    session.install(".[schema,dask]", *group("test"))
     session.run("pytest", "--ignore=tests/roundtrip", *session.posargs)
 
 
@@ -45,7 +46,7 @@ def tests(session: nox.Session) -> None:
 def coverage(session: nox.Session) -> None:
     """Branch coverage of the package over the whole suite, the command line's child processes
     included; fails under the `fail_under` of pyproject.toml (95)."""
-    session.install("-e", ".", *group("test"), *group("coverage"))
+    session.install("-e", ".[schema,dask]", *group("test"), *group("coverage"))
     session.run("coverage", "erase")
     session.run(
         "coverage",

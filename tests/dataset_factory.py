@@ -74,7 +74,11 @@ def _call(rng: random.Random, number: int) -> tuple[dict[str, object], str]:
         if rng.random() < 0.4:
             arguments["attendees"] = [f"person{rng.randint(1, 50)}@example.com" for _ in range(rng.randint(1, 4))]
         name, result = "add_event", "Added."
-    record = {"id": call_id, "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}
+    record: dict[str, object] = {
+        "id": call_id,
+        "type": "function",
+        "function": {"name": name, "arguments": json.dumps(arguments)},
+    }
     return record, result
 
 

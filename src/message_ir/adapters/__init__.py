@@ -8,6 +8,7 @@ Built on the public core only; no provider SDK is imported or needed.
 from message_ir.adapters import anthropic, claude_code, codex, gemini, gemini_cli, openai_chat, openai_responses, pi
 from message_ir.adapters._conversation import Conversation, FormatError, Instruction, Note, NoteCode
 from message_ir.adapters._convert import FORMATS, convert, detect
+from message_ir.adapters._tools import ToolDeclaration, check_tool_calls, tool_declaration
 
 __all__ = [
     "FORMATS",
@@ -16,7 +17,9 @@ __all__ = [
     "Instruction",
     "Note",
     "NoteCode",
+    "ToolDeclaration",
     "anthropic",
+    "check_tool_calls",
     "claude_code",
     "codex",
     "convert",
@@ -26,4 +29,5 @@ __all__ = [
     "openai_chat",
     "openai_responses",
     "pi",
+    "tool_declaration",
 ]

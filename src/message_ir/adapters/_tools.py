@@ -47,7 +47,7 @@ class ToolDeclaration(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     problem: str | None = None
 
 
-def declaration(name: str, parameters: dict[str, object] | None = None, *, path: str = "$") -> ToolDeclaration:
+def tool_declaration(name: str, parameters: dict[str, object] | None = None, *, path: str = "$") -> ToolDeclaration:
     """A `ToolDeclaration` from plain data (the schema is copied and frozen; a schema that is
     not JSON by the IR's rule makes a declaration with a `problem`)."""
     if parameters is None:
@@ -125,7 +125,7 @@ def _function(tool: dict[str, object] | None, path: str, key: str) -> ToolDeclar
     schema = as_object(tool[key])
     if schema is None:
         return ToolDeclaration(named.name, None, f"{path}.{key}", "Expected the parameters' JSON Schema object")
-    return declaration(named.name, schema, path=f"{path}.{key}")
+    return tool_declaration(named.name, schema, path=f"{path}.{key}")
 
 
 def _gemini_function(tool: dict[str, object] | None, path: str) -> ToolDeclaration:
@@ -146,7 +146,7 @@ def _gemini_function(tool: dict[str, object] | None, path: str) -> ToolDeclarati
         return ToolDeclaration(named.name, None, f"{path}.parameters", "Expected the parameters' schema object")
     converted = as_object(_openapi_to_json_schema(schema))
     assert converted is not None
-    return declaration(named.name, converted, path=f"{path}.parameters")
+    return tool_declaration(named.name, converted, path=f"{path}.parameters")
 
 
 def _openapi_to_json_schema(value: object) -> object:

@@ -31,7 +31,8 @@ class Summary(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
 
     `lines` counts the conversations read, `valid` and `invalid` the lines without and with
     diagnostics; `lines_by_code` how many lines have each code, `diagnostics_by_code` how many
-    diagnostics of each code there are; `examples` the first few of each code, in file order.
+    diagnostics of each code there are; `examples` the first few lines of each code, in file
+    order (a line's first diagnostic of that code).
     The summary of a *part* (`check_part`) numbers its lines from the part's start; `merge`
     puts parts together in order and makes the numbers the file's own. `files` lists each
     file once with its line count, in order.
@@ -60,9 +61,10 @@ class Summary(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
         for diagnostic in report.diagnostics:
             code = diagnostic.code
             self.diagnostics_by_code[code] = self.diagnostics_by_code.get(code, 0) + 1
-            if code not in seen:
-                seen.add(code)
-                self.lines_by_code[code] = self.lines_by_code.get(code, 0) + 1
+            if code in seen:
+                continue
+            seen.add(code)  # a line counts once per code, and gives one example of it
+            self.lines_by_code[code] = self.lines_by_code.get(code, 0) + 1
             shown = self.examples.setdefault(code, [])
             if len(shown) < examples:
                 shown.append(Example(file, report.line, diagnostic))

@@ -1,0 +1,195 @@
+"""`message_ir.datasets` and `message-ir check-dataset` on the generated dataset of
+`tests/dataset_factory.py`: every kind of line gives its exact codes, a bad line never stops
+the run, any number of processes and a Dask cluster give the counts and examples of one
+process, and byte ranges always cut at line starts."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import msgspec
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from message_ir.datasets import (
+    LineReport,
+    Summary,
+    byte_ranges,
+    check_dataset,
+    check_file,
+    check_lines,
+    check_part,
+    merge,
+)
+from tests.dataset_factory import KINDS, kinds_of, write_dataset
+
+LINES = 1500
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("dataset") / "train.jsonl"
+    write_dataset(path, LINES, seed=7, valid_share=0.7)
+    return path
+
+
+def test_every_kind_of_line_gives_exactly_its_codes(dataset: Path) -> None:
+    kinds = kinds_of(LINES, seed=7, valid_share=0.7)
+    assert set(kinds) == set(KINDS)  # every kind occurs
+    reports = list(check_file(dataset))
+    assert [report.line for report in reports] == list(range(1, LINES + 1))
+    for report, kind in zip(reports, kinds, strict=True):
+        assert {diagnostic.code for diagnostic in report.diagnostics} == KINDS[kind][1], (report.line, kind)
+
+
+def test_the_summary_counts_lines_codes_and_keeps_the_first_examples(dataset: Path) -> None:
+    kinds = kinds_of(LINES, seed=7, valid_share=0.7)
+    summary = check_dataset([dataset], examples=2)
+    assert (summary.lines, summary.valid) == (LINES, kinds.count("valid"))
+    assert summary.invalid == LINES - summary.valid
+    expected: Counter[str] = Counter()
+    for kind in kinds:
+        expected.update(KINDS[kind][1])
+    assert summary.lines_by_code == dict(sorted(expected.items()))
+    for code, examples in summary.examples.items():
+        first = [number + 1 for number, kind in enumerate(kinds) if code in KINDS[kind][1]][:2]
+        assert [example.line for example in examples] == first
+        assert all(example.diagnostic.code == code and example.file == str(dataset) for example in examples)
+    assert summary.files == [(str(dataset), LINES)]
+
+
+@pytest.mark.parametrize("processes", [2, 3])
+def test_processes_give_the_summary_of_one(dataset: Path, processes: int) -> None:
+    assert check_dataset([dataset, dataset.with_name("missing")][:1], processes=processes) == check_dataset([dataset])
+
+
+def test_several_files_and_parts_merge_in_order(dataset: Path, tmp_path: Path) -> None:
+    second = tmp_path / "second.jsonl"
+    second.write_bytes(dataset.read_bytes()[: dataset.read_bytes().index(b"\n", 10_000) + 1])
+    whole = check_dataset([dataset, second])
+    parts = [check_part(dataset, start, end) for start, end in byte_ranges(dataset, 7)]
+    parts.append(check_part(second, 0, None))
+    assert merge(parts) == whole
+    assert check_dataset([dataset, second], processes=2) == whole
+    assert whole.files == [(str(dataset), LINES), (str(second), second.read_bytes().count(b"\n"))]
+
+
+def test_a_bad_line_never_stops_the_run() -> None:
+    lines: list[bytes | str] = [b"", b"{", b"[]", b'{"messages": []}', "\ud800", b"  "]
+    reports = list(check_lines(lines))
+    assert [report.line for report in reports] == [1, 2, 3, 4, 5, 6]
+    assert [[(d.code, d.path, d.message) for d in report.diagnostics] for report in reports] == [
+        [("BAD_FORMAT", "$", "Expected a conversation, got an empty line")],
+        [("INVALID_JSON", "$", "Invalid JSON: Input data was truncated")],
+        [],
+        [],
+        [("INVALID_JSON", "$", "Invalid JSON: JSON is malformed: invalid character (byte 0)")],
+        [("BAD_FORMAT", "$", "Expected a conversation, got an empty line")],
+    ]
+    with pytest.raises(ValueError, match="Unknown dataset format 'pi'"):
+        list(check_lines([b"{}"], "pi"))
+
+
+@given(
+    st.lists(st.binary(max_size=30).map(lambda data: data.replace(b"\n", b"")), max_size=30),
+    st.integers(1, 12),
+    st.booleans(),
+)
+def test_byte_ranges_cover_the_file_and_start_at_lines(lines: list[bytes], parts: int, trailing: bool) -> None:
+    data = b"\n".join(lines) + (b"\n" if trailing and lines else b"")
+    path = Path(f"/tmp/message-ir-ranges-{id(data)}.jsonl")
+    path.write_bytes(data)
+    try:
+        ranges = byte_ranges(path, parts)
+        assert ranges[0][0] == 0
+        assert ranges[-1][1] == len(data)
+        assert all(end == start for (_, end), (start, _) in itertools.pairwise(ranges))
+        assert all(start == 0 or data[start - 1 : start] == b"\n" for start, _ in ranges)
+        assert all(start < end for start, end in ranges) or data == b""
+        counted = sum(check_part(path, start, end).lines for start, end in ranges)
+        assert counted == data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+    finally:
+        path.unlink()
+
+
+def test_the_command_line_summary(dataset: Path, tmp_path: Path) -> None:
+    small = tmp_path / "small.jsonl"
+    small.write_bytes(b"\n".join(dataset.read_bytes().splitlines()[:40]) + b"\n")
+    completed = subprocess.run(
+        [sys.executable, "-m", "message_ir", "check-dataset", str(small), "--examples", "1"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    summary = check_dataset([small], examples=1)
+    expected = [f"{small}: 40 lines, {summary.valid} valid, {summary.invalid} invalid"]
+    for code, count in summary.lines_by_code.items():
+        total = summary.diagnostics_by_code[code]
+        expected.append(
+            f"{code:<{max(map(len, summary.lines_by_code))}}  {count} line{'s' * (count != 1)},"
+            f" {total} diagnostic{'s' * (total != 1)}"
+        )
+        example = summary.examples[code][0]
+        expected.append(f"  {small}:{example.line}: {example.diagnostic.message} (at {example.diagnostic.path})")
+    assert (completed.returncode, completed.stdout.splitlines(), completed.stderr) == (1, expected, "")
+    as_json = subprocess.run(
+        [sys.executable, "-m", "message_ir", "check-dataset", str(small), "-j", "2", "--format", "json"],
+        capture_output=True,
+        check=False,
+    )
+    assert as_json.returncode == 1
+    assert msgspec.json.decode(as_json.stdout, type=Summary) == check_dataset([small])
+    assert json.loads(as_json.stdout)["linesByCode"] == summary.lines_by_code
+    valid = tmp_path / "valid.jsonl"
+    valid.write_bytes(b'{"messages": [{"role": "user", "content": "hi"}]}\n')
+    assert (
+        subprocess.run([sys.executable, "-m", "message_ir", "check-dataset", str(valid)], check=False).returncode == 0
+    )
+    missing = subprocess.run(
+        [sys.executable, "-m", "message_ir", "check-dataset", str(tmp_path / "nope.jsonl")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (missing.returncode, missing.stderr) == (
+        2,
+        f"message-ir: error: cannot read {tmp_path / 'nope.jsonl'}: No such file or directory\n",
+    )
+
+
+def test_a_line_report_is_plain_data() -> None:
+    report = LineReport(3, ())
+    assert msgspec.json.decode(msgspec.json.encode(report), type=LineReport) == report
+
+
+def test_dask_on_a_local_cluster_counts_what_one_process_counts(dataset: Path, tmp_path: Path) -> None:
+    pytest.importorskip("dask.bag")
+    distributed = pytest.importorskip("distributed")
+    from message_ir.datasets.dask import check_with_dask
+
+    second = tmp_path / "second.jsonl"
+    write_dataset(second, 300, seed=8)
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        distributed.Client(cluster),
+    ):
+        assert len(cluster.workers) == 2
+        on_dask = check_with_dask([str(dataset), str(second)], blocksize=100_000)
+    single = check_dataset([dataset, second])
+    assert (on_dask.lines, on_dask.valid, on_dask.invalid) == (single.lines, single.valid, single.invalid)
+    assert on_dask.lines_by_code == single.lines_by_code
+    assert on_dask.diagnostics_by_code == single.diagnostics_by_code
+    assert [(Path(file).name, count) for file, count in on_dask.files] == [(dataset.name, LINES), (second.name, 300)]
+    assert {
+        code: [(Path(example.file).name, example.line, example.diagnostic) for example in examples]
+        for code, examples in on_dask.examples.items()
+    } == {
+        code: [(Path(example.file).name, example.line, example.diagnostic) for example in examples]
+        for code, examples in single.examples.items()
+    }
