@@ -193,3 +193,97 @@ def test_dask_on_a_local_cluster_counts_what_one_process_counts(dataset: Path, t
         code: [(Path(example.file).name, example.line, example.diagnostic) for example in examples]
         for code, examples in single.examples.items()
     }
+
+
+# --- the fast path is never more lenient than the careful one ---------------------------------
+
+_MUTATIONS = (
+    "delete",
+    "swap",
+    "duplicate",
+    "call_id",
+    "tool_name",
+    "arguments",
+    "extra",
+    "content",
+    "role",
+    "schema",
+    "tool_result_name",
+)
+
+
+def _mutated(data: st.DataObject, record: dict[str, object]) -> dict[str, object]:
+    messages = record["messages"]
+    assert type(messages) is list
+    for _ in range(data.draw(st.integers(1, 3))):
+        mutation = data.draw(st.sampled_from(_MUTATIONS))
+        index = data.draw(st.integers(0, len(messages) - 1)) if messages else 0
+        message = messages[index] if messages else {}
+        calls = [call for entry in messages for call in entry.get("tool_calls") or []]
+        if mutation == "delete" and messages:
+            del messages[index]
+        elif mutation == "swap" and len(messages) > 1:
+            other = data.draw(st.integers(0, len(messages) - 1))
+            messages[index], messages[other] = messages[other], messages[index]
+        elif mutation == "duplicate" and messages:
+            messages.insert(index, json.loads(json.dumps(message)))
+        elif mutation == "call_id" and calls:
+            data.draw(st.sampled_from(calls))["id"] = data.draw(st.text(max_size=45) | st.sampled_from(["c", ""]))
+        elif mutation == "tool_name" and calls:
+            data.draw(st.sampled_from(calls))["function"]["name"] = data.draw(
+                st.sampled_from(["get_weather", "add_event", "other", ""])
+            )
+        elif mutation == "arguments" and calls:
+            data.draw(st.sampled_from(calls))["function"]["arguments"] = data.draw(
+                st.sampled_from(['{"city": "x"}', '{"city": 1}', "{}", "[]", "null", '{"a": [[[[[[]]]]]]}', "{"])
+                | st.text(max_size=10)
+            )
+        elif mutation == "extra":
+            target = data.draw(st.sampled_from([record, message]))
+            target[data.draw(st.sampled_from(["weight", "name", "x", "metadata"]))] = data.draw(
+                st.sampled_from([1, 0.5, "t", None, True, [], {"a": {"b": []}}, [[[[]]]] * 2])
+            )
+        elif mutation == "content":
+            message["content"] = data.draw(st.sampled_from([None, "", "x", [{"type": "text", "text": "x"}], 3]))
+        elif mutation == "role":
+            message["role"] = data.draw(st.sampled_from(["user", "assistant", "tool", "system", "developer", "bot"]))
+        elif mutation == "schema":
+            record["tools"] = data.draw(
+                st.sampled_from(
+                    [
+                        None,
+                        [],
+                        [{"type": "function", "function": {"name": "get_weather"}}],
+                        [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": 3}}}],
+                        [{"type": "custom", "custom": {"name": "get_weather"}}],
+                    ]
+                )
+            )
+        elif mutation == "tool_result_name":
+            message["name"] = data.draw(st.sampled_from(["get_weather", "add_event", "zzz"]))
+    return record
+
+
+@given(st.integers(0, 10_000), st.data())
+def test_the_fast_path_accepts_only_what_the_careful_path_accepts(seed: int, data: st.DataObject) -> None:
+    import random
+
+    from message_ir.adapters import openai_chat
+    from message_ir.datasets._fast_openai import is_clean
+    from tests.dataset_factory import valid
+
+    line = json.dumps(_mutated(data, valid(random.Random(seed)))).encode()
+    if is_clean(line):
+        assert openai_chat.check(line) == ()
+
+
+def test_the_fast_path_refuses_every_broken_kind_and_takes_valid_lines() -> None:
+    import random
+
+    from message_ir.datasets._fast_openai import is_clean
+    from tests.dataset_factory import line
+
+    rng = random.Random(3)
+    for kind in KINDS:
+        taken = [is_clean(line(kind, rng)) for _ in range(20)]
+        assert all(taken) if kind == "valid" else not any(taken), kind

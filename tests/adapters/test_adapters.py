@@ -382,3 +382,9 @@ def test_two_calls_of_one_message_sharing_an_id_are_a_duplicate_not_a_reuse() ->
     assert conversation.notes == ()
     assert [diagnostic.code for diagnostic in openai_chat.check(messages)] == ["DUPLICATE_TOOL_CALL_ID"]
     assert openai_chat.dump(conversation) == messages
+
+
+def test_a_body_field_nested_too_deeply_is_a_format_problem_not_an_unreadable_value() -> None:
+    deep = "[" * 70 + "]" * 70
+    body = ('{"messages": [{"role": "user", "content": "x"}], "metadata": ' + deep + "}").encode()
+    assert openai_chat.check(body) == (Diagnostic("BAD_FORMAT", None, "$", "Nesting deeper than 64 levels"),)

@@ -11,6 +11,7 @@ import msgspec
 
 from message_ir import (
     AssistantMessage,
+    ConstructionError,
     Diagnostic,
     FrozenJsonObject,
     JsonInput,
@@ -337,7 +338,10 @@ def message_list(state: LoadState, source: object, key: str, known: Sequence[str
         if records is not None:
             info = split_record(body, (key, *known), (*known, key))  # `container` writes `known` first
             info["form"] = "body"
-            state.container_meta = frozen_json_object({state.format: json_input(info)})
+            try:
+                state.container_meta = frozen_json_object({state.format: json_input(info)})
+            except ConstructionError as error:  # a field beside the list the IR cannot hold (too deep)
+                raise FormatError(state.format, (Diagnostic("BAD_FORMAT", None, "$", error.problem),)) from None
             state.body = body
             state.origins.tools = _tools.read_declarations(state.format, body)
             return records, f"$.{key}"
