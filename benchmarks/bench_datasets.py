@@ -1,0 +1,115 @@
+"""`message-ir check-dataset` on a generated fine-tuning dataset: speed against msgspec, on one
+and two processes, peak memory per process, and a Dask LocalCluster with two workers.
+
+Run it with `python benchmarks/bench_datasets.py [--megabytes 1000] [--valid 0.99] [--folder DIR]`.
+It writes the dataset with `tests/dataset_factory.py` (about 2 KB a line, tools declared
+on every line, `--valid` of the lines valid and the rest every kind of broken line), then,
+each in a fresh child process so that its peak memory is its own:
+
+- the floor: `msgspec.json.decode` of every line (each decoded value dropped at once);
+- `message-ir check-dataset FILE` (schema checks on: the lines declare their tools), and
+  with `-j 2`: throughput, ratio to the floor, and the largest peak RSS of any process;
+- `check_with_dask` on a `distributed.LocalCluster` of two worker processes, and the cost of
+  one partition (a bag of many one-line partitions, timed per partition).
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.dataset_factory import write_dataset  # noqa: E402  # the repository root is on the path now
+
+_FLOOR = """
+import sys, msgspec
+decode = msgspec.json.Decoder().decode
+with open(sys.argv[1], "rb") as stream:
+    for line in stream:
+        try:
+            decode(line)
+        except msgspec.DecodeError:
+            pass
+"""
+
+_MEASURE = """
+import resource, subprocess, sys, time
+start = time.perf_counter()
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
+_DASK = """
+import sys, time
+from distributed import Client, LocalCluster
+import dask.bag
+from message_ir.datasets.dask import check_partition, check_with_dask
+
+cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+with cluster, Client(cluster):
+    check_with_dask([sys.argv[1]], blocksize="64MiB")  # warm the workers (imports, schema cache)
+    start = time.perf_counter()
+    summary = check_with_dask([sys.argv[1]], blocksize="64MiB")
+    seconds = time.perf_counter() - start
+    lines = dask.bag.from_sequence(['{"messages": []}'] * 400, npartitions=400)
+    start = time.perf_counter()
+    lines.map_partitions(check_partition).compute()
+    per_partition = (time.perf_counter() - start) / 400
+print(seconds, per_partition, summary.lines, summary.invalid)
+"""
+
+
+def measure(*command: str) -> tuple[float, float]:
+    """(seconds, largest peak RSS in MB of the command and its children)."""
+    out = subprocess.run(
+        [sys.executable, "-c", _MEASURE, *command], capture_output=True, text=True, check=True
+    ).stdout.split()
+    return float(out[0]), int(out[1]) / 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--megabytes", type=float, default=1000.0)
+    parser.add_argument("--valid", type=float, default=0.99, help="the share of valid lines")
+    parser.add_argument("--folder", default=None)
+    parser.add_argument("--no-dask", action="store_true")
+    arguments = parser.parse_args()
+    with tempfile.TemporaryDirectory(dir=arguments.folder) as folder:
+        path = Path(folder) / "dataset.jsonl"
+        lines = int(arguments.megabytes * 1e6 / 2030)
+        kinds = write_dataset(path, lines, seed=0, valid_share=arguments.valid)
+        size = path.stat().st_size / 1e6
+        print(
+            f"Python {sys.version.split()[0]}; {size:,.0f} MB, {lines:,} lines, {kinds['valid'] / lines:.1%} valid;"
+            " one run each, in fresh processes"
+        )
+        floor, floor_rss = measure(sys.executable, "-c", _FLOOR, str(path))
+        print(
+            f"  msgspec.json.decode, every line      {size / floor:7,.0f} MB/s  (the floor)   peak {floor_rss:5,.0f} MB"
+        )
+        one = 0.0
+        for jobs in (1, 2):
+            seconds, rss = measure(sys.executable, "-m", "message_ir", "check-dataset", str(path), "-j", str(jobs))
+            one = one or seconds
+            print(
+                f"  check-dataset -j {jobs}{'':21}{size / seconds:7,.0f} MB/s  {floor / seconds:5.2f}x floor"
+                f"  peak {rss:5,.0f} MB  ({one / seconds:.2f}x -j 1)"
+            )
+        if not arguments.no_dask:
+            out = subprocess.run(
+                [sys.executable, "-c", _DASK, str(path)], capture_output=True, text=True, check=True
+            ).stdout.split()
+            seconds, per_partition = float(out[0]), float(out[1])
+            print(
+                f"  Dask LocalCluster, 2 workers         {size / seconds:7,.0f} MB/s  {floor / seconds:5.2f}x floor"
+                f"  ({one / seconds:.2f}x -j 1; {per_partition * 1e3:.1f} ms per partition of overhead)"
+            )
+
+
+if __name__ == "__main__":
+    main()
