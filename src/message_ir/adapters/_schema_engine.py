@@ -33,6 +33,15 @@ class SchemaError(NamedTuple):
 
 Validate = Callable[[object], list[SchemaError]]
 """A compiled schema: the errors of an instance (none when it is valid)."""
+Accepts = Callable[[object], bool]
+"""A compiled schema's verdict alone: whether an instance is valid."""
+
+
+class Compiled(NamedTuple):
+    """A compiled schema: every error of an instance, or the verdict alone (faster)."""
+
+    errors: Validate
+    accepts: Accepts
 
 
 def available() -> bool:
@@ -50,7 +59,7 @@ def _library() -> object | None:
 
 
 @functools.lru_cache(maxsize=4096)
-def compiled(schema_text: bytes) -> Validate | str:
+def compiled(schema_text: bytes) -> Compiled | str:
     """The validator of a schema (its compact JSON text), or why it is not a valid schema.
 
     Raises `ModuleNotFoundError` when the extra is not installed.
@@ -76,4 +85,4 @@ def compiled(schema_text: bytes) -> Validate | str:
             found.append(SchemaError(location, keywords[-1] if keywords else "schema", str(error.message)))
         return found
 
-    return validate
+    return Compiled(validate, validator.is_valid)

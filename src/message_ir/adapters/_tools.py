@@ -216,7 +216,7 @@ def check_tool_calls(messages: Sequence[Message], tools: Sequence[ToolDeclaratio
                     )
                     validators.setdefault(tool.name, None)
                     continue
-                validate = compiled
+                validate = compiled.errors
         validators.setdefault(tool.name, validate)
     if unavailable:
         found.append(

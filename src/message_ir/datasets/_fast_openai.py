@@ -71,20 +71,21 @@ class _Tool(msgspec.Struct, forbid_unknown_fields=True):
 
 class _Record(msgspec.Struct, forbid_unknown_fields=True):
     messages: list[_Message]
-    tools: list[_Tool] | None = None
+    tools: msgspec.Raw = _NULL  # decoded once per distinct text (lines repeat their tools)
     parallel_tool_calls: bool | None = None
 
 
 _record: Final = msgspec.json.Decoder(_Record).decode
+_tool_list: Final = msgspec.json.Decoder(list[_Tool]).decode
 _arguments: Final = msgspec.json.Decoder(dict[str, object]).decode
 _ANY: Final = "any"  # a declared tool without parameters: any arguments
 
 
-_schemas: dict[bytes, _schema_engine.Validate | None] = {}
+_schemas: dict[bytes, _schema_engine.Accepts | None] = {}
 _MAX_SCHEMAS: Final = 4096
 
 
-def _schema(text: bytes) -> _schema_engine.Validate | None:
+def _schema(text: bytes) -> _schema_engine.Accepts | None:
     """`_compiled_schema` of a declared schema's text, remembered (up to `_MAX_SCHEMAS`)."""
     if text in _schemas:
         return _schemas[text]
@@ -95,7 +96,7 @@ def _schema(text: bytes) -> _schema_engine.Validate | None:
     return validate
 
 
-def _compiled_schema(text: bytes) -> _schema_engine.Validate | None:
+def _compiled_schema(text: bytes) -> _schema_engine.Accepts | None:
     """The validator of a declared schema (raw text), or `None` when the careful path would
     have something to say about it (not an object, not JSON by the IR's rule, not a schema)."""
     if text.count(b"{") + text.count(b"[") > _MAX_BRACKETS:
@@ -108,12 +109,32 @@ def _compiled_schema(text: bytes) -> _schema_engine.Validate | None:
     if not is_json_value(checked):
         return None
     compiled = _schema_engine.compiled(msgspec.json.encode(schema))
-    return None if isinstance(compiled, str) else compiled
+    return None if isinstance(compiled, str) else compiled.accepts
 
 
-def _declared(tools: list[_Tool]) -> dict[str, _schema_engine.Validate | str] | None:
-    """Each declared name's validator (`_ANY`: no schema), or `None` to leave it to the careful path."""
-    declared: dict[str, _schema_engine.Validate | str] = {}
+Declared = dict[str, _schema_engine.Accepts | str]
+"""Each declared tool's validator, by name (`_ANY`: a tool without a schema)."""
+_declarations: dict[tuple[bytes, bool], Declared | None] = {}
+
+
+def _declared_in(text: bytes) -> Declared | None:
+    """`_declared` of a `tools` text, remembered per text (up to `_MAX_SCHEMAS` of them)."""
+    key = (text, _schema_engine.available())
+    if key in _declarations:
+        return _declarations[key]
+    try:
+        found = _declared(_tool_list(text))
+    except msgspec.DecodeError:
+        found = None
+    if len(_declarations) >= _MAX_SCHEMAS:
+        _declarations.clear()
+    _declarations[key] = found
+    return found
+
+
+def _declared(tools: list[_Tool]) -> Declared | None:
+    """Each declared name's validator, or `None` to leave the line to the careful path."""
+    declared: Declared = {}
     for tool in tools:
         function = tool.function
         if tool.type != "function" or not function.name or function.name in declared:
@@ -139,8 +160,9 @@ def is_clean(line: bytes) -> bool:
     except msgspec.DecodeError:
         return False
     declared = None
-    if record.tools is not None:
-        declared = _declared(record.tools)
+    tools = bytes(record.tools)
+    if tools != b"null":
+        declared = _declared_in(tools)
         if declared is None:
             return False
     seen: set[str] = set()
@@ -181,7 +203,7 @@ def is_clean(line: bytes) -> bool:
                 seen.add(call_id)
                 pending[call_id] = function.name
                 text = function.arguments
-                if text.count("{") + text.count("[") > _MAX_BRACKETS:
+                if len(text) > _MAX_BRACKETS and text.count("{") + text.count("[") > _MAX_BRACKETS:
                     return False
                 try:
                     arguments = _arguments(text)
@@ -193,7 +215,7 @@ def is_clean(line: bytes) -> bool:
                     validate = declared.get(function.name)
                     if validate is None:
                         return False
-                    if not isinstance(validate, str) and validate(arguments):
+                    if not isinstance(validate, str) and not validate(arguments):
                         return False
         else:
             return False
