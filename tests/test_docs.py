@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.dataset_factory import write_dataset
+
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 _PYTHON = re.compile(r"```python\n(.*?)```", re.DOTALL)
@@ -34,9 +36,10 @@ def test_the_pages_examples_run(page: Path) -> None:
 def test_the_api_reference_names_every_public_name() -> None:
     import message_ir
     import message_ir.adapters
+    import message_ir.datasets
 
     reference = (DOCS / "api.md").read_text()
-    for module in (message_ir, message_ir.adapters):
+    for module in (message_ir, message_ir.adapters, message_ir.datasets):
         for name in module.__all__:
             assert f"`{name}`" in reference, f"docs/api.md does not name {module.__name__}.{name}"
 
@@ -67,11 +70,13 @@ def _session_from_real_files(folder: Path) -> bool:
     return True
 
 
-@pytest.mark.parametrize("page", ["api.md", "formats.md"])
+@pytest.mark.parametrize("page", ["api.md", "formats.md", "datasets.md"])
 def test_the_pages_console_sessions_print_what_they_show(page: str, tmp_path: Path) -> None:
     """Each `$ command` of a console block, run in order in one folder, prints the lines below it."""
     if page == "formats.md" and not _session_from_real_files(tmp_path):
         pytest.skip("the real transcripts are not here (../shared/real is absent)")
+    if page == "datasets.md":  # the generated dataset the page checks
+        write_dataset(tmp_path / "train.jsonl", 200, seed=1, valid_share=0.9)
     environment = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     for block in _CONSOLE.findall((DOCS / page).read_text()):
         command: str | None = None

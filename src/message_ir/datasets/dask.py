@@ -63,3 +63,6 @@ def check_with_dask(
 
     bag = dask.bag.read_text(paths, blocksize=blocksize, include_path=True)
     return merge(bag.map_partitions(partition).compute(), examples)
+
+
+__all__ = ["check_partition", "check_with_dask"]
