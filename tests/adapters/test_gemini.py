@@ -553,3 +553,17 @@ def test_the_command_line_detects_validates_and_repairs_a_recording(tmp_path: Pa
     assert [record for index, record in enumerate(repaired["messages"]) if index != 3] == [
         record for index, record in enumerate(source["messages"]) if index != 3
     ]
+
+
+def test_a_gemini_result_converted_to_a_recording_goes_into_its_call() -> None:
+    contents = [
+        {"role": "model", "parts": [{"text": ""}, {"functionCall": {"name": "g", "args": {}}}]},
+        {"role": "user", "parts": [{"functionResponse": {"name": "g", "response": {"output": ""}}}]},
+    ]
+    written = gemini_cli.dump(convert(gemini.load(contents), "gemini_cli"))
+    assert gemini_cli.check(written) == ()
+    assert type(written) is dict
+    [record] = written["messages"]
+    assert record["toolCalls"][0]["result"] == [
+        {"functionResponse": {"id": "gemini_call_0_1", "name": "g", "response": {"output": ""}}}
+    ]

@@ -372,7 +372,7 @@ class _Writer:
         record = self.open_calls.get(message.tool_call_id)
         if record is None or message.tool_call_id in self.filled:
             return False
-        if gemini_info(message) and info.get("in_call") is not True:
+        if "line" in info and info.get("in_call") is not True:
             return False  # read from a user record's parts: it stays there
         self.filled.add(message.tool_call_id)
         kept = info.get("result")
