@@ -8,30 +8,26 @@ reverse; the property suite checks that the two agree. `encode_transcript`, `enc
 and `repair_transcript` ask it too, without linkage (`require_shape`).
 
 `copy_json_object` is the constructors' counterpart: the same rule for tool arguments, but
-building the snapshot copy as it checks (each container listed once, copied from that
-listing), giving up at the first doubt so that `check_json_tree` can say what is wrong. It
-is a second walker rather than the first with a flag because the validator's walk must not
-pay for copies, and the constructors' must copy exactly what it checked.
+building the snapshot copy as it checks, giving up at the first doubt so that
+`check_json_tree` can say what is wrong. It is a second walker rather than the first with a
+flag because the validator's walk must not pay for copies, and the constructors' must copy
+exactly what it checked.
 
-Its safety rules are the guard's: exact type checks before use; a `dict`'s keys are
-confirmed to be exact `str`s (`map(type, ...)` compared by identity: a loop in C that runs
-no caller code) before any lookup in it, so no caller `__hash__` or `__eq__` can run; nested
-arguments are walked by recursion bounded by `MAX_DEPTH`, which also ends a cycle.
+Its safety rules are the guard's: exact type checks on each value itself before use; a
+`dict` is used only once `_untyped.str_keyed_dict` has confirmed it is an exact `dict` whose
+keys are exact `str`s (compared by type identity in C), so no caller `__hash__` or `__eq__`
+can run; nested values are walked by recursion bounded by `MAX_DEPTH`, which also ends a
+cycle.
 
-Typing: this module narrows `object` with `type(x) is dict` (or `list`, `tuple`), which mypy
-types as `dict[Any, Any]`. Wrapping each test in a typed helper (as the full passes do)
-costs a function call per value on the hottest loop of the package, so this module, like
-`_untyped`, is exempt from `disallow_any_expr` (pyproject.toml says so); every other strict
-check applies, and every function takes and returns precise types.
+Typing: every value is narrowed where it is used (`type(value) is str` on the value, not on
+a cached `type(value)`), and containers are listed through the typed helpers of `_untyped`
+(one call per container, not per value), so this module has no `Any` and no `type: ignore`,
+and mypyc can compile it (see README: the compiled build).
 """
 
 from __future__ import annotations
 
 import math
-import operator
-from collections.abc import Collection, Iterable
-from itertools import repeat
-from operator import itemgetter
 from typing import Final
 
 import msgspec
@@ -47,14 +43,11 @@ from message_ir._model import (
     ToolResultMessage,
     UserMessage,
 )
-from message_ir._untyped import exact_dict_items
+from message_ir._untyped import exact_sequence_items, instance_dict, str_keyed_dict
 from message_ir._wire import BLOCKS, MESSAGES, META
 
 _surrogate_in: Final = LONE_SURROGATE.search
 _isfinite: Final = math.isfinite
-_is: Final = operator.is_
-_first: Final = itemgetter(0)
-_second: Final = itemgetter(1)
 _Raw: Final = msgspec.Raw
 # The number of keys of each record without `meta` (from the wire table): with every required
 # key present, no other can be; one more key must be a valid `meta`.
@@ -76,18 +69,17 @@ def _keys_fit(record: dict[str, object], required: int) -> bool:
 
 def _json_object(value: object) -> bool:
     """A JSON object in the JSON form: an exact `dict` (or `FrozenJsonObject`) of JSON values."""
-    if type(value) is dict:
-        return _plain_keys(value) and _json_members(value.values(), 1)
-    return type(value) is FrozenJsonObject and _frozen_members(value, 1)
+    if type(value) is FrozenJsonObject:
+        return _frozen_members(value, 1)
+    record = str_keyed_dict(value)
+    return record is not None and _plain_keys(record) and _json_members(list(record.values()), 1)
 
 
 def _frozen_members(value: FrozenJsonObject, level: int) -> bool:
     """`_json_members` for the package's frozen object, whose internal mapping is checked too
     (`object.__setattr__` can replace it with anything)."""
-    items = exact_dict_items(value._items)
-    if items is None:
-        return False
-    return _plain_keys(list(map(_first, items))) and _json_members(list(map(_second, items)), level)
+    record = str_keyed_dict(value._items)
+    return record is not None and _plain_keys(record) and _json_members(list(record.values()), level)
 
 
 def _raw_object(raw: object, optional: bool) -> bool:
@@ -99,49 +91,42 @@ def _raw_object(raw: object, optional: bool) -> bool:
     return arguments_text(raw, syntax_checked=False)[0] is not None
 
 
-def _str_keys(keys: Collection[object]) -> bool:
-    """Whether every key is an exact `str` (a dict iterates its keys)."""
-    return all(map(_is, map(type, keys), repeat(str)))
-
-
-def _plain_keys(keys: Collection[object]) -> bool:
-    """Exact `str` keys with no lone surrogate (all keys joined: one C pass)."""
-    if not _str_keys(keys):
-        return False
-    joined = "".join(keys)  # type: ignore[arg-type]  # every key is an exact str, checked above
+def _plain_keys(record: dict[str, object]) -> bool:
+    """Keys (exact `str`s already) with no lone surrogate: all keys joined, one C pass."""
+    joined = "".join(record)
     return joined.isascii() or _surrogate_in(joined) is None
 
 
-def _json_members(values: Iterable[object], level: int) -> bool:
+def _json_members(values: list[object], level: int) -> bool:
     """Whether every value, held by a container at nesting `level`, is a JSON value within
     `MAX_DEPTH`. Scalars are checked inline; containers recurse, at most `MAX_DEPTH` deep."""
     for value in values:
-        kind = type(value)
-        if kind is str:
-            if not value.isascii() and _surrogate_in(value) is not None:  # type: ignore[attr-defined, call-overload]  # exact str
+        if type(value) is str:
+            if not value.isascii() and _surrogate_in(value) is not None:
                 return False
-        elif kind is int:
-            if value.bit_length() > SAFE_INT_BITS:  # type: ignore[attr-defined]  # exact int; long: look closer
+        elif type(value) is int:
+            if value.bit_length() > SAFE_INT_BITS:  # long: the careful pass looks closer
                 return False
-        elif kind is bool or value is None:
+        elif type(value) is bool or value is None:
             continue
-        elif kind is float:
-            if not _isfinite(value):  # type: ignore[arg-type]  # exact float
+        elif type(value) is float:
+            if not _isfinite(value):
                 return False
         elif level >= MAX_DEPTH:
             return False
-        elif kind is dict:
-            if not _plain_keys(value) or not _json_members(value.values(), level + 1):  # type: ignore[arg-type, attr-defined]  # exact dict
-                return False
-        elif kind is list or kind is tuple:
-            if not _json_members(list(value), level + 1):  # type: ignore[call-overload]  # exact list or tuple
-                return False
-        elif kind is FrozenJsonObject:
+        elif type(value) is FrozenJsonObject:
             # The package's own view: checked when it was made, but its depth counts from here.
-            if not _frozen_members(value, level + 1):  # type: ignore[arg-type]  # exact type
+            if not _frozen_members(value, level + 1):
                 return False
         else:
-            return False
+            record = str_keyed_dict(value)
+            if record is not None:
+                if not _plain_keys(record) or not _json_members(list(record.values()), level + 1):
+                    return False
+                continue
+            items = exact_sequence_items(value)
+            if items is None or not _json_members(items, level + 1):
+                return False
     return True
 
 
@@ -158,56 +143,27 @@ def transcript_is_valid(value: object, *, check_linkage: bool = True) -> bool:
 
     With `check_linkage=False`, true only if it surely has no shape diagnostic.
     """
-    if type(value) is not list and type(value) is not tuple:
+    messages = exact_sequence_items(value)
+    if messages is None:
         return False
     pending: dict[str, str] = {}
     seen: set[str] = set()
-    for message in list(value):
-        kind = type(message)
-        if kind is dict:
-            if not _str_keys(message):
-                return False
-            role = message.get("role")
-            if type(role) is not str or not _identifier(message.get("id")):
-                return False
-            if role == "user":
-                if not _text(message.get("content")) or (
-                    len(message) != _USER_KEYS and not _keys_fit(message, _USER_KEYS)
-                ):
-                    return False
-            elif role == "assistant":
-                if not _json_blocks(message.get("content"), pending, seen, check_linkage) or not _keys_fit(
-                    message, _ASSISTANT_KEYS
-                ):
-                    return False
-            elif role == "toolResult":
-                call_id = message.get("toolCallId")
-                tool_name = message.get("toolName")
-                if (
-                    (len(message) != _RESULT_KEYS and not _keys_fit(message, _RESULT_KEYS))
-                    or not _identifier(call_id)
-                    or not _identifier(tool_name)
-                    or not _text(message.get("content"))
-                    or type(message.get("isError")) is not bool
-                    or (pending.pop(call_id, None) != tool_name and check_linkage)
-                ):
-                    return False
-            else:
-                return False
-        elif kind is ToolResultMessage:
+    for message in messages:
+        if type(message) is ToolResultMessage:
             # Struct fields are checked inline: a call per field would be most of the cost.
             message_id, call_id, tool_name = message.id, message.tool_call_id, message.tool_name
             content = message.content
+            is_error: object = message.is_error  # what the struct holds, whatever its annotation says
             if (
                 type(message_id) is not str
                 or type(call_id) is not str
                 or type(tool_name) is not str
                 or type(content) is not str
-                or type(message.is_error) is not bool
+                or type(is_error) is not bool
                 or not message_id
                 or not call_id
                 or not tool_name
-                or (type(meta := message.meta_json) is not _Raw or (meta and not _raw_object(meta, optional=True)))
+                or not _meta_ok(message.meta_json)
                 or (pending.pop(call_id, None) != tool_name and check_linkage)
             ):
                 return False
@@ -215,31 +171,65 @@ def transcript_is_valid(value: object, *, check_linkage: bool = True) -> bool:
                 _surrogate_in(message_id + call_id + tool_name + content) is not None
             ):
                 return False
-        elif kind is AssistantMessage:
+        elif type(message) is AssistantMessage:
             if (
                 not _identifier(message.id)
-                or (type(meta := message.meta_json) is not _Raw or (meta and not _raw_object(meta, optional=True)))
+                or not _meta_ok(message.meta_json)
                 or not _struct_blocks(message.content, pending, seen, check_linkage)
             ):
                 return False
-        elif kind is UserMessage:
+        elif type(message) is UserMessage:
             message_id, content = message.id, message.content
             if type(message_id) is not str or type(content) is not str or not message_id:
                 return False
-            if type(meta := message.meta_json) is not _Raw or (meta and not _raw_object(meta, optional=True)):
+            if not _meta_ok(message.meta_json):
                 return False
             if not (content.isascii() and message_id.isascii()) and _surrogate_in(message_id + content) is not None:
                 return False
         else:
-            return False
+            record = str_keyed_dict(message)
+            if record is None or not _json_message(record, pending, seen, check_linkage):
+                return False
     return not check_linkage or not pending
 
 
-def _json_blocks(content: object, pending: dict[str, str], seen: set[str], check_linkage: bool) -> bool:
-    if type(content) is not list and type(content) is not tuple:
+def _meta_ok(meta: object) -> bool:
+    """A struct's `meta` text: a `msgspec.Raw`, empty or a JSON object."""
+    return type(meta) is _Raw and (not meta or _raw_object(meta, optional=True))
+
+
+def _json_message(message: dict[str, object], pending: dict[str, str], seen: set[str], check_linkage: bool) -> bool:
+    role = message.get("role")
+    if type(role) is not str or not _identifier(message.get("id")):
         return False
-    for block in list(content):
-        if type(block) is not dict or not _str_keys(block):
+    if role == "user":
+        return _text(message.get("content")) and (len(message) == _USER_KEYS or _keys_fit(message, _USER_KEYS))
+    if role == "assistant":
+        return _json_blocks(message.get("content"), pending, seen, check_linkage) and _keys_fit(
+            message, _ASSISTANT_KEYS
+        )
+    if role == "toolResult":
+        call_id = message.get("toolCallId")
+        tool_name = message.get("toolName")
+        return not (
+            (len(message) != _RESULT_KEYS and not _keys_fit(message, _RESULT_KEYS))
+            or type(call_id) is not str
+            or not _identifier(call_id)
+            or not _identifier(tool_name)
+            or not _text(message.get("content"))
+            or type(message.get("isError")) is not bool
+            or (pending.pop(call_id, None) != tool_name and check_linkage)
+        )
+    return False
+
+
+def _json_blocks(content: object, pending: dict[str, str], seen: set[str], check_linkage: bool) -> bool:
+    blocks = exact_sequence_items(content)
+    if blocks is None:
+        return False
+    for item in blocks:
+        block = str_keyed_dict(item)
+        if block is None:
             return False
         block_type = block.get("type")
         if type(block_type) is not str:
@@ -259,15 +249,12 @@ def _json_blocks(content: object, pending: dict[str, str], seen: set[str], check
             continue
         if block_type != "toolCall" or (len(block) != _CALL_KEYS and not _keys_fit(block, _CALL_KEYS)):
             return False
-        call_id, name, arguments = block.get("id"), block.get("name"), block.get("arguments")
+        call_id, name = block.get("id"), block.get("name")
         if type(call_id) is not str or type(name) is not str:
             return False
         if not _identifier(call_id) or not _identifier(name) or (call_id in seen and check_linkage):
             return False
-        if type(arguments) is dict:
-            if not _plain_keys(arguments) or not _json_members(arguments.values(), 1):
-                return False
-        elif type(arguments) is not FrozenJsonObject or not _frozen_members(arguments, 1):
+        if not _json_object(block.get("arguments")):
             return False
         seen.add(call_id)
         pending[call_id] = name
@@ -275,37 +262,36 @@ def _json_blocks(content: object, pending: dict[str, str], seen: set[str], check
 
 
 def _struct_blocks(content: object, pending: dict[str, str], seen: set[str], check_linkage: bool) -> bool:
-    if type(content) is not tuple:
+    blocks = exact_sequence_items(content) if type(content) is tuple else None
+    if blocks is None:
         return False
-    for block in content:
-        kind = type(block)
-        if kind is TextBlock:
-            if not _text(block.text) or (
-                type(meta := block.meta_json) is not _Raw or (meta and not _raw_object(meta, optional=True))
-            ):
+    for block in blocks:
+        if type(block) is TextBlock:
+            if not _text(block.text) or not _meta_ok(block.meta_json):
                 return False
             continue
-        if kind is OpaqueBlock:
+        if type(block) is OpaqueBlock:
             if (
                 not _identifier(block.format)
                 or not _identifier(block.kind)
                 or not _raw_object(block.data_json, optional=False)
-                or (type(meta := block.meta_json) is not _Raw or (meta and not _raw_object(meta, optional=True)))
+                or not _meta_ok(block.meta_json)
             ):
                 return False
             continue
-        if kind is not ToolCall:
+        if type(block) is not ToolCall:
             return False
-        if type(meta := block.meta_json) is not _Raw or (meta and not _raw_object(meta, optional=True)):
+        if not _meta_ok(block.meta_json):
             return False
-        call_id, name, raw = block.id, block.name, block.arguments_json
+        call_id, name = block.id, block.name
+        raw: object = block.arguments_json  # what the struct holds, whatever its annotation says
         if type(call_id) is not str or type(name) is not str or not call_id or not name:
             return False
         if not (call_id.isascii() and name.isascii()) and _surrogate_in(call_id + name) is not None:
             return False
         if call_id in seen and check_linkage:
             return False
-        if block.__dict__.get(CHECKED_KEY) is not raw and (  # not marked as made by the package
+        if instance_dict(block).get(CHECKED_KEY) is not raw and (  # not marked as made by the package
             type(raw) is not msgspec.Raw or arguments_text(raw, syntax_checked=False)[0] is None
         ):
             return False
@@ -322,12 +308,8 @@ def copy_json_object(value: object) -> dict[str, object] | None:
     members are checked in that listing and copied from it, so what is checked is what is
     kept, whatever else happens meanwhile.
     """
-    if type(value) is FrozenJsonObject:
-        items = exact_dict_items(value._items)
-        return None if items is None else _copy_object(items, 1)
-    if type(value) is dict:
-        return _copy_object(list(value.items()), 1)
-    return None
+    record = str_keyed_dict(value._items) if type(value) is FrozenJsonObject else str_keyed_dict(value)
+    return None if record is None else _copy_object(record, 1)
 
 
 _REFUSED: Final = object()
@@ -335,37 +317,49 @@ _REFUSED: Final = object()
 
 def _copied(value: object, level: int) -> object:
     """A member of a container at `level`, copied if it is a container, or `_REFUSED`."""
-    kind = type(value)
-    if kind is str:
-        return value if value.isascii() or _surrogate_in(value) is None else _REFUSED  # type: ignore[attr-defined, call-overload]  # exact str
-    if kind is int:
-        return value if value.bit_length() <= SAFE_INT_BITS else _REFUSED  # type: ignore[attr-defined]  # exact int
-    if kind is bool or value is None:
+    if type(value) is str:
+        return value if value.isascii() or _surrogate_in(value) is None else _REFUSED
+    if type(value) is int:
+        return value if value.bit_length() <= SAFE_INT_BITS else _REFUSED
+    if type(value) is bool or value is None:
         return value
-    if kind is float:
-        return value if _isfinite(value) else _REFUSED  # type: ignore[arg-type]  # exact float
-    copy: dict[str, object] | list[object] | None
+    if type(value) is float:
+        return value if _isfinite(value) else _REFUSED
     if level >= MAX_DEPTH:
         return _REFUSED
-    if kind is dict:
-        copy = _copy_object(list(value.items()), level + 1)  # type: ignore[attr-defined]  # exact dict
-    elif kind is list or kind is tuple:
-        copy = _copy_array(list(value), level + 1)  # type: ignore[call-overload]  # exact list or tuple
-    elif kind is FrozenJsonObject:
-        items = exact_dict_items(value._items)  # type: ignore[attr-defined]  # exact type
-        copy = None if items is None else _copy_object(items, level + 1)
+    copy: dict[str, object] | list[object] | None
+    if type(value) is FrozenJsonObject:
+        inner = str_keyed_dict(value._items)
+        copy = None if inner is None else _copy_object(inner, level + 1)
     else:
-        return _REFUSED
+        record = str_keyed_dict(value)
+        if record is not None:
+            copy = _copy_object(record, level + 1)
+        else:
+            items = exact_sequence_items(value)
+            if items is None:
+                return _REFUSED
+            copy = _copy_array(items, level + 1)
     return _REFUSED if copy is None else copy
 
 
-def _copy_object(items: list[tuple[object, object]], level: int) -> dict[str, object] | None:
-    if not _plain_keys(list(map(_first, items))):
+def _copy_object(record: dict[str, object], level: int) -> dict[str, object] | None:
+    if not _plain_keys(record):
         return None
-    copy = {key: _copied(value, level) for key, value in items}
-    return None if any(map(_is, copy.values(), repeat(_REFUSED))) else copy  # type: ignore[return-value]  # keys are exact str
+    copy: dict[str, object] = {}
+    for key, value in list(record.items()):
+        member = _copied(value, level)
+        if member is _REFUSED:
+            return None
+        copy[key] = member
+    return copy
 
 
 def _copy_array(elements: list[object], level: int) -> list[object] | None:
-    copy = [_copied(value, level) for value in elements]
-    return None if any(map(_is, copy, repeat(_REFUSED))) else copy
+    copy: list[object] = []
+    for value in elements:
+        member = _copied(value, level)
+        if member is _REFUSED:
+            return None
+        copy.append(member)
+    return copy

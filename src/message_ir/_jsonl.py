@@ -147,7 +147,7 @@ def _batch(lines: list[bytes] | list[str]) -> list[Message] | None:
         if type(lines[0]) is bytes:
             text: bytes | str = b"[" + b",".join(lines) + b"]"
         else:
-            text = "[" + ",".join(lines) + "]"  # type: ignore[arg-type]  # all str
+            text = "[" + ",".join([line for line in lines if type(line) is str]) + "]"  # a batch is all str
         messages = _batch_decoder.decode(text)
     except (msgspec.DecodeError, RecursionError, UnicodeError, TypeError):
         return None
@@ -218,18 +218,37 @@ def batches(lines: Iterable[bytes] | Iterable[str]) -> Iterator[list[bytes] | li
     """The lines in batches of at most `BATCH_LINES` lines or about `BATCH_BYTES` bytes (a
     longer line is a batch of its own), so that a batch costs one decode, and memory stays
     bounded by the longest line plus a batch."""
-    batch: list[bytes | str] = []
+    byte_batch: list[bytes] = []  # one of the two is empty at any time: a batch has one type
+    text_batch: list[str] = []
     size = 0
     for line in lines:
-        if type(line) is not bytes and type(line) is not str:
+        if type(line) is bytes:
+            if text_batch:
+                yield text_batch
+                text_batch, size = [], 0
+            if byte_batch and size + len(line) > BATCH_BYTES:
+                yield byte_batch
+                byte_batch, size = [], 0
+            byte_batch.append(line)
+            size += len(line)
+            if len(byte_batch) >= BATCH_LINES:
+                yield byte_batch
+                byte_batch, size = [], 0
+        elif type(line) is str:
+            if byte_batch:
+                yield byte_batch
+                byte_batch, size = [], 0
+            if text_batch and size + len(line) > BATCH_BYTES:
+                yield text_batch
+                text_batch, size = [], 0
+            text_batch.append(line)
+            size += len(line)
+            if len(text_batch) >= BATCH_LINES:
+                yield text_batch
+                text_batch, size = [], 0
+        else:
             raise TypeError(f"Expected each line as `bytes` or `str`, got `{type_name(line)}`")
-        if batch and (size + len(line) > BATCH_BYTES or type(line) is not type(batch[0])):
-            yield batch  # type: ignore[misc]  # one type per batch, checked above
-            batch, size = [], 0
-        batch.append(line)
-        size += len(line)
-        if len(batch) >= BATCH_LINES:
-            yield batch  # type: ignore[misc]
-            batch, size = [], 0
-    if batch:
-        yield batch  # type: ignore[misc]
+    if byte_batch:
+        yield byte_batch
+    if text_batch:
+        yield text_batch

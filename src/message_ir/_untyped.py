@@ -1,8 +1,8 @@
 """The boundary where values of type `Any` are turned into typed ones.
 
 The package is checked by mypy with `disallow_any_expr`; this module is exempt (see
-`[tool.mypy.overrides]` in pyproject.toml; the only other exemption is `_fast_path`, for the
-reason its docstring gives) because what it wraps has `Any` in its signature and nothing can
+`[tool.mypy.overrides]` in pyproject.toml; the adapters' own JSON and schema boundaries are
+the only other exemptions) because what it wraps has `Any` in its signature and nothing can
 be done about it at the call site:
 
 - narrowing `object` with `type(x) is dict` (or `list`, `tuple`) gives `dict[Any, Any]`;
@@ -20,7 +20,9 @@ Each function is small, runs no caller code, and returns `object` or a precise t
 from __future__ import annotations
 
 import json
+import operator
 import sys
+from itertools import repeat
 from typing import BinaryIO, Final, NamedTuple, TextIO
 
 import msgspec
@@ -33,6 +35,17 @@ def exact_dict_items(value: object) -> list[tuple[object, object]] | None:
     """The items of an exact `dict`, listed once; `None` for anything else (subclasses too)."""
     if type(value) is dict:
         return list(value.items())
+    return None
+
+
+def str_keyed_dict(value: object) -> dict[str, object] | None:
+    """`value` itself if it is an exact `dict` whose keys are all exact `str`s, else `None`.
+
+    The keys are compared by type identity in one C loop (`map(type, ...)`): no caller
+    `__hash__`, `__eq__` or `__iter__` runs.
+    """
+    if type(value) is dict and all(map(operator.is_, map(type, value), repeat(str))):
+        return value
     return None
 
 
