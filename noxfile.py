@@ -10,7 +10,7 @@ PYPROJECT = nox.project.load_toml("pyproject.toml")
 PYTHONS = nox.project.python_versions(PYPROJECT)
 """The supported Pythons, from the `Programming Language :: Python :: 3.X` classifiers."""
 
-nox.options.sessions = ["lint", "typecheck", "tests", "coverage", "roundtrip", "typing", "build"]
+nox.options.sessions = ["lint", "typecheck", "tests", "tests-compiled", "coverage", "roundtrip", "typing", "build"]
 nox.options.error_on_missing_interpreters = bool(os.environ.get("CI"))
 
 
@@ -40,6 +40,44 @@ def tests(session: nox.Session) -> None:
     the schema checks and the Dask cluster test run)."""
     session.install(".[schema,dask]", *group("test"))
     session.run("pytest", "--ignore=tests/roundtrip", *session.posargs)
+
+
+COMPILED: list[str] = [
+    "message_ir._fast_path",
+    "message_ir._shape",
+    "message_ir._linkage",
+    "message_ir._stream_linkage",
+    "message_ir._paths",
+    "message_ir._field_rules",
+]
+"""The modules the opt-in mypyc build compiles (`[tool.hatch.build.targets.wheel.hooks.mypyc]`)."""
+
+
+@nox.session(python="3.11", name="tests-compiled")
+def tests_compiled(session: nox.Session) -> None:
+    """The opt-in compiled build: build the wheel with mypyc from the sdist (so that no extension
+    module lands in src/), install it, check that the compiled modules are extension modules,
+    and run the whole suite, the property suite included, against it."""
+    dist = f"{session.create_tmp()}/compiled"
+    session.install(*group("build"))
+    session.run("python", "-m", "build", "--sdist", "--outdir", dist)
+    sdists = [name for name in os.listdir(dist) if name.endswith(".tar.gz")]
+    session.run(
+        "python",
+        "-m",
+        "pip",
+        "wheel",
+        "--no-deps",
+        "--wheel-dir",
+        dist,
+        f"{dist}/{sdists[0]}",
+        env={"HATCH_BUILD_HOOKS_ENABLE": "1"},
+    )
+    wheels = [name for name in os.listdir(dist) if name.endswith(".whl")]
+    session.install(f"{dist}/{wheels[0]}[schema,dask]", *group("test"))
+    check = "; ".join(f"import {name}; assert {name}.__file__.endswith('.so'), {name}.__file__" for name in COMPILED)
+    session.run("python", "-c", check)
+    session.run("pytest", *session.posargs)
 
 
 @nox.session(python="3.11")

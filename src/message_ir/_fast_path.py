@@ -78,7 +78,7 @@ def _json_object(value: object) -> bool:
 def _frozen_members(value: FrozenJsonObject, level: int) -> bool:
     """`_json_members` for the package's frozen object, whose internal mapping is checked too
     (`object.__setattr__` can replace it with anything)."""
-    record = str_keyed_dict(value._items)
+    record = str_keyed_dict(_field(value, "_items"))
     return record is not None and _plain_keys(record) and _json_members(list(record.values()), level)
 
 
@@ -151,9 +151,13 @@ def transcript_is_valid(value: object, *, check_linkage: bool = True) -> bool:
     for message in messages:
         if type(message) is ToolResultMessage:
             # Struct fields are checked inline: a call per field would be most of the cost.
-            message_id, call_id, tool_name = message.id, message.tool_call_id, message.tool_name
-            content = message.content
-            is_error: object = message.is_error  # what the struct holds, whatever its annotation says
+            # Each field as what the struct holds, whatever its annotation says (a struct can be
+            # made unchecked; compiled code would otherwise check the annotation on reading).
+            message_id = _field(message, "id")
+            call_id = _field(message, "tool_call_id")
+            tool_name = _field(message, "tool_name")
+            content = _field(message, "content")
+            is_error = _field(message, "is_error")
             if (
                 type(message_id) is not str
                 or type(call_id) is not str
@@ -163,8 +167,10 @@ def transcript_is_valid(value: object, *, check_linkage: bool = True) -> bool:
                 or not message_id
                 or not call_id
                 or not tool_name
-                or not _meta_ok(message.meta_json)
-                or (pending.pop(call_id, None) != tool_name and check_linkage)
+            ):
+                return False
+            if not _meta_ok(_field(message, "meta_json")) or (
+                pending.pop(call_id, None) != tool_name and check_linkage
             ):
                 return False
             if not (content.isascii() and message_id.isascii() and call_id.isascii() and tool_name.isascii()) and (
@@ -173,24 +179,33 @@ def transcript_is_valid(value: object, *, check_linkage: bool = True) -> bool:
                 return False
         elif type(message) is AssistantMessage:
             if (
-                not _identifier(message.id)
-                or not _meta_ok(message.meta_json)
-                or not _struct_blocks(message.content, pending, seen, check_linkage)
+                not _identifier(_field(message, "id"))
+                or not _meta_ok(_field(message, "meta_json"))
+                or not _struct_blocks(_field(message, "content"), pending, seen, check_linkage)
             ):
                 return False
         elif type(message) is UserMessage:
-            message_id, content = message.id, message.content
-            if type(message_id) is not str or type(content) is not str or not message_id:
+            user_id = _field(message, "id")
+            text = _field(message, "content")
+            if type(user_id) is not str or type(text) is not str or not user_id:
                 return False
-            if not _meta_ok(message.meta_json):
+            if not _meta_ok(_field(message, "meta_json")):
                 return False
-            if not (content.isascii() and message_id.isascii()) and _surrogate_in(message_id + content) is not None:
+            if not (text.isascii() and user_id.isascii()) and _surrogate_in(user_id + text) is not None:
                 return False
         else:
             record = str_keyed_dict(message)
             if record is None or not _json_message(record, pending, seen, check_linkage):
                 return False
     return not check_linkage or not pending
+
+
+def _field(holder: object, name: str) -> object:
+    """An attribute of one of the package's own structs or objects as what it holds, whatever
+    its annotation says: read untyped, so that compiled code does not check the annotation on
+    reading (a struct can be made unchecked, a frozen object tampered with)."""
+    value: object = getattr(holder, name)
+    return value
 
 
 def _meta_ok(meta: object) -> bool:
@@ -267,24 +282,25 @@ def _struct_blocks(content: object, pending: dict[str, str], seen: set[str], che
         return False
     for block in blocks:
         if type(block) is TextBlock:
-            if not _text(block.text) or not _meta_ok(block.meta_json):
+            if not _text(_field(block, "text")) or not _meta_ok(_field(block, "meta_json")):
                 return False
             continue
         if type(block) is OpaqueBlock:
             if (
-                not _identifier(block.format)
-                or not _identifier(block.kind)
-                or not _raw_object(block.data_json, optional=False)
-                or not _meta_ok(block.meta_json)
+                not _identifier(_field(block, "format"))
+                or not _identifier(_field(block, "kind"))
+                or not _raw_object(_field(block, "data_json"), optional=False)
+                or not _meta_ok(_field(block, "meta_json"))
             ):
                 return False
             continue
         if type(block) is not ToolCall:
             return False
-        if not _meta_ok(block.meta_json):
+        if not _meta_ok(_field(block, "meta_json")):
             return False
-        call_id, name = block.id, block.name
-        raw: object = block.arguments_json  # what the struct holds, whatever its annotation says
+        call_id = _field(block, "id")
+        name = _field(block, "name")
+        raw = _field(block, "arguments_json")
         if type(call_id) is not str or type(name) is not str or not call_id or not name:
             return False
         if not (call_id.isascii() and name.isascii()) and _surrogate_in(call_id + name) is not None:
@@ -308,7 +324,7 @@ def copy_json_object(value: object) -> dict[str, object] | None:
     members are checked in that listing and copied from it, so what is checked is what is
     kept, whatever else happens meanwhile.
     """
-    record = str_keyed_dict(value._items) if type(value) is FrozenJsonObject else str_keyed_dict(value)
+    record = str_keyed_dict(_field(value, "_items")) if type(value) is FrozenJsonObject else str_keyed_dict(value)
     return None if record is None else _copy_object(record, 1)
 
 
@@ -329,7 +345,7 @@ def _copied(value: object, level: int) -> object:
         return _REFUSED
     copy: dict[str, object] | list[object] | None
     if type(value) is FrozenJsonObject:
-        inner = str_keyed_dict(value._items)
+        inner = str_keyed_dict(_field(value, "_items"))
         copy = None if inner is None else _copy_object(inner, level + 1)
     else:
         record = str_keyed_dict(value)
