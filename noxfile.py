@@ -49,15 +49,14 @@ COMPILED: list[str] = [
     "message_ir._stream_linkage",
     "message_ir._paths",
     "message_ir._field_rules",
+    "message_ir._untyped",
 ]
 """The modules the opt-in mypyc build compiles (`[tool.hatch.build.targets.wheel.hooks.mypyc]`)."""
 
 
-@nox.session(python="3.11", name="tests-compiled")
-def tests_compiled(session: nox.Session) -> None:
-    """The opt-in compiled build: build the wheel with mypyc from the sdist (so that no extension
-    module lands in src/), install it, check that the compiled modules are extension modules,
-    and run the whole suite, the property suite included, against it."""
+def compiled_wheel(session: nox.Session) -> str:
+    """Build the opt-in compiled wheel (mypyc) from the sdist, so that no extension module
+    lands in src/ (an editable install would import it); returns the wheel's path."""
     dist = f"{session.create_tmp()}/compiled"
     session.install(*group("build"))
     session.run("python", "-m", "build", "--sdist", "--outdir", dist)
@@ -74,7 +73,15 @@ def tests_compiled(session: nox.Session) -> None:
         env={"HATCH_BUILD_HOOKS_ENABLE": "1"},
     )
     wheels = [name for name in os.listdir(dist) if name.endswith(".whl")]
-    session.install(f"{dist}/{wheels[0]}[schema,dask]", *group("test"))
+    return f"{dist}/{wheels[0]}"
+
+
+@nox.session(python="3.11", name="tests-compiled")
+def tests_compiled(session: nox.Session) -> None:
+    """The opt-in compiled build: build the wheel with mypyc from the sdist (so that no extension
+    module lands in src/), install it, check that the compiled modules are extension modules,
+    and run the whole suite, the property suite included, against it."""
+    session.install(f"{compiled_wheel(session)}[schema,dask]", *group("test"))
     check = "; ".join(f"import {name}; assert {name}.__file__.endswith('.so'), {name}.__file__" for name in COMPILED)
     session.run("python", "-c", check)
     session.run("pytest", *session.posargs)
@@ -138,9 +145,14 @@ def build(session: nox.Session) -> None:
 
 @nox.session(python="3.11", default=False)
 def bench(session: nox.Session) -> None:
-    """The benchmark of benchmarks/ (not in the default run): ratios against msgspec and pydantic."""
+    """The benchmark of benchmarks/ (not in the default run): ratios against msgspec and pydantic,
+    for the pure build and, side by side, the compiled one (built into a second venv)."""
+    wheel = compiled_wheel(session)
+    venv = f"{session.create_tmp()}/compiled-venv"
+    session.run("python", "-m", "venv", "--clear", venv)
+    session.run(f"{venv}/bin/python", "-m", "pip", "install", "--quiet", wheel, *group("bench"), external=True)
     session.install(".", *group("bench"))
-    session.run("python", "benchmarks/bench_boundary.py", *session.posargs)
+    session.run("python", "benchmarks/bench_boundary.py", "--compiled-python", f"{venv}/bin/python", *session.posargs)
     session.run("python", "benchmarks/bench_adapters.py")
 
 

@@ -1,6 +1,10 @@
 """The speed of the boundary, as ratios against msgspec's untyped decode (the floor) and pydantic v2.
 
-Run it with `nox -s bench` (or `python benchmarks/bench_boundary.py [--sizes 1000,10000] [--rounds N]`).
+Run it with `nox -s bench` (or `python benchmarks/bench_boundary.py [--sizes 1000,10000] [--rounds N]
+[--compiled-python PATH]`). `nox -s bench` builds the opt-in compiled wheel (mypyc) into a
+second environment and passes its interpreter as `--compiled-python`: the same measurements
+then run there too (in a child process, the same rounds), and the table shows the pure and
+the compiled build side by side, each as ratios to its own run's floor.
 Transcripts are generated deterministically: a user message, an assistant message with text
 and 1-3 tool calls with nested arguments, then results of 200-2000 characters, repeated.
 Every measurement runs in this one process, interleaved round by round, with the garbage
@@ -203,6 +207,7 @@ def measure(count: int, rounds: int) -> tuple[dict[str, float], int]:
         "msgspec.json.decode (floor)": lambda: msgspec.json.decode(data),
         "decode_transcript": lambda: decode_transcript(data),
         "validate_transcript(json.loads output)": lambda: validate_transcript(parsed),
+        "validate_transcript(constructed messages)": lambda: validate_transcript(messages),
         "encode_transcript": lambda: encode_transcript(messages),
         "json.dumps of the dicts": lambda: json.dumps(parsed),
         "constructors from dicts": lambda: build_with_constructors(dicts),
@@ -227,29 +232,58 @@ def _cpu() -> str:
     return platform.processor() or "unknown cpu"
 
 
+def _build() -> str:
+    """Which build of the package this process runs: `compiled` when mypyc's modules load."""
+    from message_ir import _fast_path
+
+    return "compiled" if (_fast_path.__file__ or "").endswith(".so") else "pure"
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", default="1000,10000,100000", help="message counts, comma-separated")
     parser.add_argument("--rounds", type=int, default=7, help="rounds per size (the median is reported)")
+    parser.add_argument("--compiled-python", default=None, help="an interpreter with the compiled build installed")
+    parser.add_argument("--ratios-to", default=None, help=argparse.SUPPRESS)  # the child's output file
     options = parser.parse_args(argv)
     sizes = [int(size) for size in str(options.sizes).split(",")]
     rounds = int(options.rounds)
+    if options.ratios_to is not None:  # the child run of the compiled build: ratios only
+        child: dict[str, dict[str, float]] = {}
+        for size in sizes:
+            times, _ = measure(size, rounds if size < 100_000 else max(3, rounds // 2))
+            floor = times["msgspec.json.decode (floor)"]
+            child[str(size)] = {name: seconds / floor for name, seconds in times.items()}
+        with open(str(options.ratios_to), "w", encoding="utf-8") as stream:
+            json.dump({"build": _build(), "ratios": child}, stream)
+        return
+    compiled: dict[str, dict[str, float]] = {}
+    if options.compiled_python is not None:
+        compiled = _compiled_ratios(str(options.compiled_python), str(options.sizes), rounds)
     print(
         f"machine: {platform.machine()}, {_cpu()}; Python {sys.version.split()[0]}; "
         f"msgspec {msgspec.__version__}; pydantic {pydantic.VERSION}; {rounds} rounds, gc off while timing"
     )
+    print(f"this run: the {_build()} build" + ("; compiled column: the mypyc build, same rounds" if compiled else ""))
     medians: dict[int, dict[str, float]] = {}
     for size in sizes:
         medians[size], length = measure(size, rounds if size < 100_000 else max(3, rounds // 2))
         floor = medians[size]["msgspec.json.decode (floor)"]
         print(f"\n{size:,} messages ({length / 1e6:.1f} MB): time as a multiple of the floor")
+        if compiled:
+            print(f"  {'':<42} {'pure':>7} {'compiled':>9}")
         for name, seconds in medians[size].items():
-            print(f"  {name:<42} {seconds / floor:6.2f}x")
+            other = compiled.get(str(size), {}).get(name)
+            print(f"  {name:<42} {seconds / floor:6.2f}x" + (f" {other:8.2f}x" if other is not None else ""))
         dumps = medians[size]["json.dumps of the dicts"]
         pydantic_time = medians[size]["pydantic v2 validate_json"]
         encode_speedup = dumps / medians[size]["encode_transcript"]
         decode_speedup = pydantic_time / medians[size]["decode_transcript"]
-        print(f"  {'encode_transcript speed-up over json.dumps':<42} {encode_speedup:6.1f}x")
+        line = f"  {'encode_transcript speed-up over json.dumps':<42} {encode_speedup:6.1f}x"
+        if compiled:
+            ratios = compiled[str(size)]
+            line += f" {ratios['json.dumps of the dicts'] / ratios['encode_transcript']:8.1f}x"
+        print(line)
         print(f"  {'decode_transcript speed-up over pydantic':<42} {decode_speedup:6.1f}x")
     if 10_000 in medians and 100_000 in medians:
         print("\ngrowth from 10k to 100k messages (linear is about 10):")
@@ -263,6 +297,23 @@ def main(argv: list[str] | None = None) -> None:
             f"\npeak memory of the 100k decode: {ours_peak / floor_peak:.2f}x msgspec's untyped decode "
             f"({ours_peak / 1e6:.0f} MB against {floor_peak / 1e6:.0f} MB)"
         )
+
+
+def _compiled_ratios(python: str, sizes: str, rounds: int) -> dict[str, dict[str, float]]:
+    """The ratios of the same measurements in `python` (the compiled build), by size."""
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        output = f"{folder}/ratios.json"
+        command = [python, __file__, "--sizes", sizes, "--rounds", str(rounds), "--ratios-to", output]
+        subprocess.run(command, check=True)
+        with open(output, encoding="utf-8") as stream:
+            found = json.load(stream)
+    if found["build"] != "compiled":
+        raise SystemExit(f"{python} does not run the compiled build")
+    ratios: dict[str, dict[str, float]] = found["ratios"]
+    return ratios
 
 
 if __name__ == "__main__":
