@@ -143,6 +143,15 @@ def transcript_is_valid(value: object, *, check_linkage: bool = True) -> bool:
 
     With `check_linkage=False`, true only if it surely has no shape diagnostic.
     """
+    try:
+        return _transcript_is_valid(value, check_linkage)
+    except TypeError:
+        # The compiled build checks a struct field's annotation when it reads it; a struct
+        # made unchecked (a field of another type) ends up here: look closer.
+        return False
+
+
+def _transcript_is_valid(value: object, check_linkage: bool) -> bool:
     messages = exact_sequence_items(value)
     if messages is None:
         return False
@@ -153,11 +162,13 @@ def transcript_is_valid(value: object, *, check_linkage: bool = True) -> bool:
             # Struct fields are checked inline: a call per field would be most of the cost.
             # Each field as what the struct holds, whatever its annotation says (a struct can be
             # made unchecked; compiled code would otherwise check the annotation on reading).
-            message_id = _field(message, "id")
-            call_id = _field(message, "tool_call_id")
-            tool_name = _field(message, "tool_name")
-            content = _field(message, "content")
-            is_error = _field(message, "is_error")
+            message_id, call_id, tool_name, content = (
+                message.id,
+                message.tool_call_id,
+                message.tool_name,
+                message.content,
+            )
+            is_error: object = message.is_error
             if (
                 type(message_id) is not str
                 or type(call_id) is not str
@@ -169,7 +180,8 @@ def transcript_is_valid(value: object, *, check_linkage: bool = True) -> bool:
                 or not tool_name
             ):
                 return False
-            if not _meta_ok(_field(message, "meta_json")) or (
+            meta: object = message.meta_json  # inline, as below: a call per field is most of the cost
+            if (type(meta) is not _Raw or (meta and not _raw_object(meta, optional=True))) or (
                 pending.pop(call_id, None) != tool_name and check_linkage
             ):
                 return False
@@ -179,17 +191,17 @@ def transcript_is_valid(value: object, *, check_linkage: bool = True) -> bool:
                 return False
         elif type(message) is AssistantMessage:
             if (
-                not _identifier(_field(message, "id"))
-                or not _meta_ok(_field(message, "meta_json"))
-                or not _struct_blocks(_field(message, "content"), pending, seen, check_linkage)
+                not _identifier(message.id)
+                or not _meta_ok(message.meta_json)
+                or not _struct_blocks(message.content, pending, seen, check_linkage)
             ):
                 return False
         elif type(message) is UserMessage:
-            user_id = _field(message, "id")
-            text = _field(message, "content")
+            user_id, text = message.id, message.content
             if type(user_id) is not str or type(text) is not str or not user_id:
                 return False
-            if not _meta_ok(_field(message, "meta_json")):
+            user_meta: object = message.meta_json
+            if type(user_meta) is not _Raw or (user_meta and not _raw_object(user_meta, optional=True)):
                 return False
             if not (text.isascii() and user_id.isascii()) and _surrogate_in(user_id + text) is not None:
                 return False
@@ -282,25 +294,25 @@ def _struct_blocks(content: object, pending: dict[str, str], seen: set[str], che
         return False
     for block in blocks:
         if type(block) is TextBlock:
-            if not _text(_field(block, "text")) or not _meta_ok(_field(block, "meta_json")):
+            if not _text(block.text) or not _meta_ok(block.meta_json):
                 return False
             continue
         if type(block) is OpaqueBlock:
             if (
-                not _identifier(_field(block, "format"))
-                or not _identifier(_field(block, "kind"))
-                or not _raw_object(_field(block, "data_json"), optional=False)
-                or not _meta_ok(_field(block, "meta_json"))
+                not _identifier(block.format)
+                or not _identifier(block.kind)
+                or not _raw_object(block.data_json, optional=False)
+                or not _meta_ok(block.meta_json)
             ):
                 return False
             continue
         if type(block) is not ToolCall:
             return False
-        if not _meta_ok(_field(block, "meta_json")):
+        call_meta: object = block.meta_json
+        if type(call_meta) is not _Raw or (call_meta and not _raw_object(call_meta, optional=True)):
             return False
-        call_id = _field(block, "id")
-        name = _field(block, "name")
-        raw = _field(block, "arguments_json")
+        call_id, name = block.id, block.name
+        raw: object = block.arguments_json
         if type(call_id) is not str or type(name) is not str or not call_id or not name:
             return False
         if not (call_id.isascii() and name.isascii()) and _surrogate_in(call_id + name) is not None:
