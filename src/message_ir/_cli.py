@@ -14,7 +14,7 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import BinaryIO, Final, NamedTuple, TextIO
 
 import msgspec
@@ -364,18 +364,19 @@ def _cli_name(name: str) -> str:
 
 
 def _format_argument(text: str) -> str:
-    name = text.replace("-", "_")
-    if name not in FORMATS:
-        choices = ", ".join(_cli_name(known) for known in FORMATS)
-        raise argparse.ArgumentTypeError(f"unknown format {text!r} (choose from {choices})")
-    return name
+    return _format_name(text, FORMATS, "unknown format")
 
 
 def _dataset_format(text: str) -> str:
+    return _format_name(text, CHECKERS, "not a dataset format:")
+
+
+def _format_name(text: str, known: Collection[str], problem: str) -> str:
+    """The module name of a command-line format name (`openai-chat` -> `openai_chat`) among `known`."""
     name = text.replace("-", "_")
-    if name not in CHECKERS:
-        choices = ", ".join(_cli_name(known) for known in CHECKERS)
-        raise argparse.ArgumentTypeError(f"not a dataset format: {text!r} (choose from {choices})")
+    if name not in known:
+        choices = ", ".join(_cli_name(each) for each in known)
+        raise argparse.ArgumentTypeError(f"{problem} {text!r} (choose from {choices})")
     return name
 
 

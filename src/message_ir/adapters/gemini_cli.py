@@ -46,7 +46,7 @@ from message_ir import (
     frozen_json_object,
 )
 from message_ir.adapters import _common, _log, gemini
-from message_ir.adapters._build import object_raw
+from message_ir.adapters._build import meta_raw, object_raw
 from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._json import as_array, as_object, encode
@@ -195,7 +195,7 @@ def _gemini(state: LoadState, pairing: gemini.Pairing, record: dict[str, object]
 
 
 def _meta(info: Info) -> msgspec.Raw:
-    return object_raw({FORMAT: info}) if info else msgspec.Raw(b"")
+    return meta_raw(FORMAT, info)
 
 
 def _call(state: LoadState, message_index: int, call: dict[str, object], path: str) -> ToolCall | None:

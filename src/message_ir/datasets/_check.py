@@ -55,17 +55,27 @@ def check_lines(
 ) -> Iterator[LineReport]:
     """A `LineReport` for every line of `lines` (`bytes` or `str`, with or without their
     newline), numbered from `first_line`. An empty line is a `BAD_FORMAT`."""
-    check = _checker(format)
-    clean = _FAST.get(format, _never)
+    diagnostics = _line_checker(format)
     for number, line in enumerate(lines, start=first_line):
         data = line.encode("utf-8", "surrogatepass") if type(line) is str else line
         assert type(data) is bytes
-        if clean(data):
-            yield LineReport(number, ())
-        elif not data.strip():
-            yield LineReport(number, _EMPTY)
-        else:
-            yield LineReport(number, check(data))
+        yield LineReport(number, diagnostics(data))
+
+
+def _line_checker(format: str) -> Checker:
+    """The diagnostics of one line of `format`: none when the fast path is sure it is clean,
+    `BAD_FORMAT` for an empty line, else the adapter's careful `check`."""
+    check = _checker(format)
+    clean = _FAST.get(format, _never)
+
+    def diagnostics(line: bytes) -> tuple[Diagnostic, ...]:
+        if clean(line):
+            return ()
+        if not line.strip():
+            return _EMPTY
+        return check(line)
+
+    return diagnostics
 
 
 def _range_lines(path: str | os.PathLike[str], start: int, end: int | None) -> Iterator[bytes]:
@@ -113,16 +123,16 @@ def check_part(
     """The summary of the lines that start in `[start, end)` of a file, numbered from 1 at
     `start` (`merge` makes the numbers the file's own)."""
     name = os.fspath(path)
-    check = _checker(format)
-    clean = _FAST.get(format, _never)
+    diagnostics = _line_checker(format)
     summary = Summary()
     count = 0
     for line in _range_lines(path, start, end):
         count += 1
-        if clean(line):
+        found = diagnostics(line)
+        if not found:
             summary.valid += 1  # the common case, counted without a report
             continue
-        summary.add(name, LineReport(count, check(line) if line.strip() else _EMPTY), examples)
+        summary.add(name, LineReport(count, found), examples)
     summary.lines, summary.files = count, [(name, count)]
     return summary
 

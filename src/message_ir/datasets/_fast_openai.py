@@ -81,24 +81,14 @@ _arguments: Final = msgspec.json.Decoder(dict[str, object]).decode
 _ANY: Final = "any"  # a declared tool without parameters: any arguments
 
 
-_schemas: dict[bytes, _schema_engine.Accepts | None] = {}
-_MAX_SCHEMAS: Final = 4096
+_MAX_TOOL_LISTS: Final = 4096
 
 
 def _schema(text: bytes) -> _schema_engine.Accepts | None:
-    """`_compiled_schema` of a declared schema's text, remembered (up to `_MAX_SCHEMAS`)."""
-    if text in _schemas:
-        return _schemas[text]
-    validate = _compiled_schema(text)
-    if len(_schemas) >= _MAX_SCHEMAS:
-        _schemas.clear()
-    _schemas[text] = validate
-    return validate
-
-
-def _compiled_schema(text: bytes) -> _schema_engine.Accepts | None:
     """The validator of a declared schema (raw text), or `None` when the careful path would
-    have something to say about it (not an object, not JSON by the IR's rule, not a schema)."""
+    have something to say about it (not an object, not JSON by the IR's rule, not a schema).
+    Called once per distinct `tools` text (`_declared_in`); the compile itself is cached by
+    the schema engine."""
     if text.count(b"{") + text.count(b"[") > _MAX_BRACKETS:
         return None  # deep (the careful path nests it further in `meta`): left to it
     try:
@@ -118,7 +108,7 @@ _declarations: dict[tuple[bytes, bool], Declared | None] = {}
 
 
 def _declared_in(text: bytes) -> Declared | None:
-    """`_declared` of a `tools` text, remembered per text (up to `_MAX_SCHEMAS` of them)."""
+    """`_declared` of a `tools` text, remembered per text (up to `_MAX_TOOL_LISTS` of them)."""
     key = (text, _schema_engine.available())
     if key in _declarations:
         return _declarations[key]
@@ -126,7 +116,7 @@ def _declared_in(text: bytes) -> Declared | None:
         found = _declared(_tool_list(text))
     except msgspec.DecodeError:
         found = None
-    if len(_declarations) >= _MAX_SCHEMAS:
+    if len(_declarations) >= _MAX_TOOL_LISTS:
         _declarations.clear()
     _declarations[key] = found
     return found
