@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from typing_extensions import assert_type
 
 from message_ir import (
@@ -43,3 +45,51 @@ assert_type(anthropic.dump(conversation.messages), object)
 assert_type(openai_chat.check("[]"), tuple[Diagnostic, ...])
 assert_type(detect(b"[]"), str | None)
 assert_type(FormatError("openai_chat", ()).diagnostics, tuple[Diagnostic, ...])
+
+# The formats, tool declarations and datasets added later.
+from message_ir.adapters import (  # noqa: E402  # grouped with the cases that use them
+    ToolDeclaration,
+    check_tool_calls,
+    claude_code,
+    codex,
+    gemini,
+    gemini_cli,
+    openai_responses,
+    pi,
+    tool_declaration,
+)
+from message_ir.datasets import (  # noqa: E402
+    CHECKERS,
+    Example,
+    LineReport,
+    Summary,
+    byte_ranges,
+    check_dataset,
+    check_file,
+    check_lines,
+    check_part,
+    merge,
+)
+from message_ir.datasets.dask import check_partition, check_with_dask  # noqa: E402
+
+assert_type(gemini.load(b"[]"), Conversation)
+assert_type(gemini.dump(conversation), object)
+assert_type(gemini_cli.dumps(conversation), bytes)
+assert_type(openai_responses.check(b"[]"), tuple[Diagnostic, ...])
+assert_type(claude_code.dump(conversation), list[object])
+assert_type(codex.load(b""), Conversation)
+assert_type(pi.dumps(conversation.messages), bytes)
+weather = tool_declaration("get_weather", {"type": "object"}, path="$.tools[0]")
+assert_type(weather, ToolDeclaration)
+assert_type(weather.parameters, FrozenJsonObject | None)
+assert_type(check_tool_calls([message], [weather, ToolDeclaration("free")]), tuple[Diagnostic, ...])
+assert_type(CHECKERS["openai_chat"](b"{}"), tuple[Diagnostic, ...])
+assert_type(next(check_lines([b"{}", "{}"], "openai_chat")), LineReport)
+assert_type(check_file("train.jsonl"), Iterator[LineReport])
+summary = check_dataset(["train.jsonl"], "openai_chat", processes=2, examples=3, progress=print)
+assert_type(summary, Summary)
+assert_type(summary.examples, dict[str, list[Example]])
+assert_type(merge([check_part("train.jsonl", 0, None)]), Summary)
+assert_type(byte_ranges("train.jsonl", 4), list[tuple[int, int]])
+assert_type(check_partition([("{}", "train.jsonl")]), list[Summary])
+assert_type(check_with_dask(["train-*.jsonl"], blocksize="64MiB"), Summary)

@@ -43,3 +43,11 @@ validate_transcript()  # type: ignore[call-arg]
 opaque_block(format="f", kind="k", data=[1])  # type: ignore[arg-type]
 conversation.messages = ()  # type: ignore[misc]
 convert(conversation)  # type: ignore[call-arg]
+
+# The tool declarations and datasets added later.
+from message_ir.adapters import tool_declaration  # noqa: E402  # grouped with the cases that use it
+from message_ir.datasets import Summary, check_dataset  # noqa: E402
+
+tool_declaration(1)  # type: ignore[arg-type]
+check_dataset(["train.jsonl"], processes="2")  # type: ignore[arg-type]
+Summary().lines = "many"  # type: ignore[assignment]

@@ -43,3 +43,11 @@ validate_transcript()  # pyright: ignore[reportCallIssue]
 opaque_block(format="f", kind="k", data=[1])  # pyright: ignore[reportArgumentType]
 conversation.messages = ()  # pyright: ignore[reportAttributeAccessIssue]
 convert(conversation)  # pyright: ignore[reportCallIssue]
+
+# The tool declarations and datasets added later.
+from message_ir.adapters import tool_declaration  # noqa: E402  # grouped with the cases that use it
+from message_ir.datasets import Summary, check_dataset  # noqa: E402
+
+tool_declaration(1)  # pyright: ignore[reportArgumentType]
+check_dataset(["train.jsonl"], processes="2")  # pyright: ignore[reportArgumentType]
+Summary().lines = "many"  # pyright: ignore[reportAttributeAccessIssue]
