@@ -287,3 +287,17 @@ def test_the_fast_path_refuses_every_broken_kind_and_takes_valid_lines() -> None
     for kind in KINDS:
         taken = [is_clean(line(kind, rng)) for _ in range(20)]
         assert all(taken) if kind == "valid" else not any(taken), kind
+
+
+def test_check_dataset_names_the_formats_a_line_can_be_in() -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "message_ir", "check-dataset", "--from", "pi", "train.jsonl"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 2
+    assert completed.stderr.splitlines()[-1] == (
+        "message-ir check-dataset: error: argument --from: not a dataset format: 'pi'"
+        " (choose from openai-chat, anthropic, openai-responses, gemini)"
+    )
