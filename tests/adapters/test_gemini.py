@@ -299,8 +299,10 @@ def test_a_real_recording_loads_writes_back_exactly_and_checks_clean(path: Path)
     calls = [call for record in source["messages"] for call in record.get("toolCalls", [])]
     results = [message for message in conversation.messages if type(message) is ToolResultMessage]
     assert [result.tool_call_id for result in results] == [call["id"] for call in calls]
-    assert [result.content for result in results] == [
-        call["result"][0]["functionResponse"]["response"]["output"] for call in calls
+    responses = [call["result"][0]["functionResponse"]["response"] for call in calls]
+    # gemini-cli writes a failed call's text as `error`, any other as `output`
+    assert [(result.content, result.is_error) for result in results] == [
+        (response["error"], True) if "error" in response else (response["output"], False) for response in responses
     ]
     for target, module in (("gemini", gemini), ("anthropic", anthropic), ("openai_responses", openai_responses)):
         assert module.check(module.dumps(convert(conversation, target))) == ()
