@@ -12,7 +12,6 @@ import contextlib
 import json
 import os
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import BinaryIO, Final, NamedTuple, TextIO
@@ -25,6 +24,7 @@ from message_ir._examples import example_names, read_example, resolve_example
 from message_ir._jsonl import BATCH_BYTES, JsonlReader, decode_jsonl, encode_jsonl
 from message_ir._model import Message
 from message_ir._repair import Fix, repair_transcript
+from message_ir._safe_write import FileStamp, WriteFailed, stamp, write_file
 from message_ir._schema import transcript_schema
 from message_ir._untyped import standard_streams
 from message_ir.adapters import (
@@ -571,14 +571,17 @@ def _whole(stream: BinaryIO, progress: _Progress) -> bytes:
     return b"".join(chunks)
 
 
-def _read(path: str) -> bytes:
+def _read(path: str) -> tuple[bytes, FileStamp | None]:
+    """A file's bytes, and its stamp as read (what a write over it later compares with)."""
     if path == "-":
-        return _stdin_bytes()
+        return _stdin_bytes(), None
     try:
         with open(path, "rb") as stream:
-            return stream.read()
+            data = stream.read()
+            status = os.fstat(stream.fileno())
     except OSError as error:
         raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
+    return data, stamp(status)._replace(size=len(data))  # grown while read: the sizes differ
 
 
 def _repair(parser: argparse.ArgumentParser, arguments: _Arguments) -> int:
@@ -591,15 +594,16 @@ def _repair(parser: argparse.ArgumentParser, arguments: _Arguments) -> int:
             path = resolve_example(example)
         except KeyError:
             raise _Unreadable(f"no example named {example!r}; `message-ir examples` lists them") from None
-        data = read_example(path)
+        data, read_as = read_example(path), None
     else:
         given = arguments.path
         assert given is not None  # checked above
-        path, data = given, _read(given)
+        path = given
+        data, read_as = _read(given)
     jsonl = _is_jsonl(path, arguments.jsonl)
     adapter = _source_format(data, arguments.source_format, jsonl)
     if adapter is not None:
-        return _repair_format(path, output, data, adapter)
+        return _repair_format(path, output, data, adapter, read_as)
     try:
         messages = _decode_shape_only(data, jsonl)
         repaired = repair_transcript(messages)
@@ -612,12 +616,12 @@ def _repair(parser: argparse.ArgumentParser, arguments: _Arguments) -> int:
         _err(_fix_line(path, fix))
     out_jsonl = _is_jsonl(output, arguments.jsonl) if output else jsonl
     encoded = encode_jsonl(repaired.messages) if out_jsonl else encode_transcript(repaired.messages) + b"\n"
-    _write(output, encoded)
+    _write(output, encoded, read_as)
     unrepaired = any(fix.action == "unrepaired" for fix in repaired.fixes)
     return EXIT_INVALID if unrepaired else EXIT_VALID
 
 
-def _repair_format(path: str, output: str | None, data: bytes, adapter: str) -> int:
+def _repair_format(path: str, output: str | None, data: bytes, adapter: str, read_as: FileStamp | None) -> int:
     """Repair a transcript of an adapter's format and write it back in that format."""
     module = _ADAPTERS[adapter]
     try:
@@ -632,7 +636,7 @@ def _repair_format(path: str, output: str | None, data: bytes, adapter: str) -> 
         index = source_index(conversation.messages[fix.message_index].id)
         _err(_fix_line(path, fix if index is None else msgspec.structs.replace(fix, message_index=index)))
     written = module.dumps(conversation.replace(messages=repaired.messages))
-    _write(output, _ended(written))
+    _write(output, _ended(written), read_as)
     unrepaired = any(fix.action == "unrepaired" for fix in repaired.fixes)
     return EXIT_INVALID if unrepaired else EXIT_VALID
 
@@ -640,7 +644,7 @@ def _repair_format(path: str, output: str | None, data: bytes, adapter: str) -> 
 def _convert(arguments: _Arguments) -> int:
     path, target = arguments.path, arguments.target_format
     assert path is not None  # a required argument of `convert`
-    data = _read(path)
+    data, read_as = _read(path)
     source = _source_format(data, arguments.source_format, jsonl=False)
     if source is None:
         raise _Unreadable(f"{path}: cannot tell its format; name it with --from")
@@ -656,7 +660,7 @@ def _convert(arguments: _Arguments) -> int:
         index = "-" if note.message_index is None else str(note.message_index)
         _err(f"{path}:{index}: {note.code} {note.message} (at {note.path})")
     written = _ADAPTERS[target].dumps(converted)
-    _write(arguments.output, _ended(written))
+    _write(arguments.output, _ended(written), read_as)
     return EXIT_VALID
 
 
@@ -674,7 +678,8 @@ def _decode_shape_only(data: bytes, jsonl: bool) -> tuple[Message, ...]:
     return decode_jsonl(data, check_linkage=False) if jsonl else decode_transcript(data, check_linkage=False)
 
 
-def _write(output: str | None, data: bytes) -> None:
+def _write(output: str | None, data: bytes, read_as: FileStamp | None = None) -> None:
+    """Write the output to standard output or to a file, never losing the file (`_safe_write`)."""
     if output is None or output == "-":
         stream = _streams.stdout
         if stream is None:
@@ -683,21 +688,7 @@ def _write(output: str | None, data: bytes) -> None:
         stream.buffer.write(data)
         stream.buffer.flush()
         return
-    # A temporary file beside the target, flushed to disk, then renamed over it: a failed
-    # write (disk full, a file size limit) leaves the target as it was, even when it is IN.
-    folder = os.path.dirname(os.path.abspath(output))
-    temporary: str | None = None
     try:
-        descriptor, temporary = tempfile.mkstemp(prefix=".message-ir-", suffix=".tmp", dir=folder)
-        with os.fdopen(descriptor, "wb") as target:
-            target.write(data)
-            target.flush()
-            os.fsync(target.fileno())
-        os.replace(temporary, output)
-        temporary = None
-    except OSError as error:
-        raise _Unreadable(f"cannot write {output}: {error.strerror or error}") from None
-    finally:
-        if temporary is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
+        write_file(output, data, read_as=read_as)
+    except WriteFailed as error:
+        raise _Unreadable(str(error)) from None
