@@ -6,6 +6,8 @@ import enum
 from collections.abc import Callable, Iterator
 from typing import NoReturn, ParamSpec, Protocol, TypeVar, cast
 
+from message_ir import Message, decode_jsonl, decode_transcript, encode_jsonl, encode_transcript
+
 P = ParamSpec("P")
 R = TypeVar("R")
 R_co = TypeVar("R_co", covariant=True)
@@ -151,3 +153,10 @@ class Liar:
     @property  # type: ignore[misc]  # overriding __class__ with a property is the lie under test
     def __class__(self) -> type:
         return dict
+
+
+def assert_saves_in_the_ir(messages: tuple[Message, ...]) -> None:
+    """Messages an adapter loaded save in the IR's own JSON and JSON Lines, and read back equal
+    (`encode_*` of loaded messages once wrote `"meta":}`, which no reader takes)."""
+    assert decode_transcript(encode_transcript(messages), check_linkage=False) == messages
+    assert decode_jsonl(encode_jsonl(messages), check_linkage=False) == messages

@@ -13,6 +13,7 @@ from message_ir import (
     AssistantMessage,
     Diagnostic,
     Message,
+    TextBlock,
     ToolCall,
     TranscriptError,
     UserMessage,
@@ -118,6 +119,26 @@ def test_encode_refuses_malformed_structs() -> None:
         str(caught.value)
         == "Invalid transcript (1 problem):\n  BAD_CONTENT: Expected `str`, got `float` - at `$[0].content`"
     )
+
+
+def test_an_empty_meta_that_is_not_the_default_is_refused_not_written_as_invalid_json() -> None:
+    # msgspec leaves a field out only when it holds its default object: another empty `Raw`
+    # would be written as `"meta":}`, which no reader takes.
+    stray = msgspec.Raw(b"")
+    messages = [
+        UserMessage(id="u", content="hi", meta_json=stray),
+        AssistantMessage(id="a", content=(TextBlock(text="t", meta_json=stray),)),
+    ]
+    expected = "Expected a JSON object, got an empty `msgspec.Raw`; leave `meta_json` out for no `meta`"
+    assert validate_transcript(messages) == (
+        Diagnostic("BAD_META", 0, "$[0].meta", expected),
+        Diagnostic("BAD_META", 1, "$[1].content[0].meta", expected),
+    )
+    with pytest.raises(TranscriptError):
+        encode_transcript(messages)
+    with pytest.raises(TranscriptError):
+        encode_jsonl(messages)
+    assert encode_transcript([UserMessage(id="u", content="hi")]) == b'[{"role":"user","id":"u","content":"hi"}]'
 
 
 @pytest.mark.parametrize(

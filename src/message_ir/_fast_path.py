@@ -36,6 +36,7 @@ from message_ir._json_values import LONE_SURROGATE, SAFE_INT_BITS, FrozenJsonObj
 from message_ir._limits import MAX_DEPTH
 from message_ir._model import (
     CHECKED_KEY,
+    NO_META,
     AssistantMessage,
     OpaqueBlock,
     TextBlock,
@@ -181,7 +182,7 @@ def _transcript_is_valid(value: object, check_linkage: bool) -> bool:
             ):
                 return False
             meta: object = message.meta_json  # inline, as below: a call per field is most of the cost
-            if (type(meta) is not _Raw or (meta and not _raw_object(meta, optional=True))) or (
+            if (not (meta is NO_META or (type(meta) is _Raw and meta and _raw_object(meta, optional=True)))) or (
                 pending.pop(call_id, None) != tool_name and check_linkage
             ):
                 return False
@@ -201,7 +202,10 @@ def _transcript_is_valid(value: object, check_linkage: bool) -> bool:
             if type(user_id) is not str or type(text) is not str or not user_id:
                 return False
             user_meta: object = message.meta_json
-            if type(user_meta) is not _Raw or (user_meta and not _raw_object(user_meta, optional=True)):
+            if not (
+                user_meta is NO_META
+                or (type(user_meta) is _Raw and user_meta and _raw_object(user_meta, optional=True))
+            ):
                 return False
             if not (text.isascii() and user_id.isascii()) and _surrogate_in(user_id + text) is not None:
                 return False
@@ -221,8 +225,9 @@ def _field(holder: object, name: str) -> object:
 
 
 def _meta_ok(meta: object) -> bool:
-    """A struct's `meta` text: a `msgspec.Raw`, empty or a JSON object."""
-    return type(meta) is _Raw and (not meta or _raw_object(meta, optional=True))
+    """A struct's `meta` text: `NO_META` (the one empty `msgspec.Raw` the encoder omits), or a
+    `msgspec.Raw` holding a JSON object."""
+    return meta is NO_META or (type(meta) is _Raw and bool(meta) and _raw_object(meta, optional=True))
 
 
 def _json_message(message: dict[str, object], pending: dict[str, str], seen: set[str], check_linkage: bool) -> bool:
@@ -309,7 +314,9 @@ def _struct_blocks(content: object, pending: dict[str, str], seen: set[str], che
         if type(block) is not ToolCall:
             return False
         call_meta: object = block.meta_json
-        if type(call_meta) is not _Raw or (call_meta and not _raw_object(call_meta, optional=True)):
+        if not (
+            call_meta is NO_META or (type(call_meta) is _Raw and call_meta and _raw_object(call_meta, optional=True))
+        ):
             return False
         call_id, name = block.id, block.name
         raw: object = block.arguments_json

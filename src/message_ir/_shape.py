@@ -38,6 +38,7 @@ from message_ir._field_rules import (
 from message_ir._json_values import FrozenJsonObject, arguments_text, check_json_tree, type_name
 from message_ir._linkage import LinkEvent
 from message_ir._model import (
+    NO_META,
     AssistantMessage,
     OpaqueBlock,
     TextBlock,
@@ -208,6 +209,8 @@ class ShapeCheck:
         if structs:
             if type(value) is not msgspec.Raw:
                 problem = f"Expected `msgspec.Raw`, got `{type_name(value)}`"
+            elif not value and value is not NO_META and code == "BAD_META":  # the encoder would write `"meta":}`
+                problem = "Expected a JSON object, got an empty `msgspec.Raw`; leave `meta_json` out for no `meta`"
             elif value or code != "BAD_META":
                 _, problem = arguments_text(value, syntax_checked=False)
         elif type(value) is not dict and type(value) is not FrozenJsonObject:

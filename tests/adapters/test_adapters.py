@@ -21,6 +21,7 @@ from message_ir import (
 )
 from message_ir.adapters import Conversation, FormatError, anthropic, convert, detect, openai_chat
 from message_ir.adapters._ids import RULES, rewrite_ids
+from tests.support import assert_saves_in_the_ir
 
 # --- IDs ------------------------------------------------------------------------------------
 
@@ -272,6 +273,7 @@ def test_openai_chat_load_then_dump_is_the_identity(messages: list[object]) -> N
     conversation = openai_chat.load(messages)
     assert all(diagnostic.code in LINKAGE for diagnostic in validate_transcript(conversation.messages))
     assert json.dumps(json.loads(openai_chat.dumps(conversation))) == json.dumps(messages)
+    assert_saves_in_the_ir(conversation.messages)
 
 
 @given(st.one_of(openai_transcripts(), _json, st.binary(max_size=30)))
@@ -350,6 +352,7 @@ def test_anthropic_load_then_dump_is_the_identity(messages: list[object]) -> Non
     conversation = anthropic.load(messages)
     assert all(diagnostic.code in LINKAGE for diagnostic in validate_transcript(conversation.messages))
     assert json.dumps(json.loads(anthropic.dumps(conversation))) == json.dumps(messages)
+    assert_saves_in_the_ir(conversation.messages)
     body = {"model": "m", "system": "s", "messages": messages}
     assert json.dumps(json.loads(anthropic.dumps(anthropic.load(json.dumps(body))))) == json.dumps(body)
 

@@ -35,6 +35,7 @@ from message_ir.adapters import (
 from tests.adapters.real import ids, openai_chat_messages, real_files
 from tests.adapters.test_adapters import LINKAGE, _ids, _json, _text, openai_transcripts
 from tests.adapters.test_cli_formats import run
+from tests.support import assert_saves_in_the_ir
 
 RECORDINGS = real_files("gemini", "*.json")
 OPENAI = real_files("openai-chat", "*.json")
@@ -491,6 +492,7 @@ def test_gemini_load_then_dump_is_the_identity(contents: list[object]) -> None:
     conversation = gemini.load(contents)
     assert all(diagnostic.code in LINKAGE for diagnostic in validate_transcript(conversation.messages))
     assert _same(json.loads(gemini.dumps(conversation)), contents)
+    assert_saves_in_the_ir(conversation.messages)
     body = {"systemInstruction": {"role": "system", "parts": [{"text": "s"}]}, "contents": contents, "tools": []}
     assert _same(json.loads(gemini.dumps(gemini.load(json.dumps(body)))), body)
 

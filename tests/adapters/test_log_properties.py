@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from message_ir import repair_transcript
 from message_ir.adapters import claude_code, codex, detect, pi
 from tests.adapters.test_adapters import _json, _text
+from tests.support import assert_saves_in_the_ir
 
 _call_ids = st.sampled_from(["toolu_1", "toolu_2", "call_a", "c"])
 _names = st.sampled_from(["Read", "Bash"])
@@ -163,6 +164,7 @@ def _identity(module: ModuleType, lines: list[object]) -> None:
         conversation = module.load(source)
         written = [json.loads(line) for line in module.dumps(conversation).splitlines()]
         assert json.dumps(written) == json.dumps(lines)
+        assert_saves_in_the_ir(conversation.messages)
     assert type(module.check(lines)) is tuple
 
 

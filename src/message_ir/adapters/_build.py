@@ -14,11 +14,13 @@ from typing import Final
 
 import msgspec
 
-from message_ir import MAX_DEPTH, ConstructionError, is_json_value
+from message_ir import MAX_DEPTH, ConstructionError, TextBlock, is_json_value
 from message_ir.adapters._json import encode
 from message_ir.adapters._records import Info
 
-NO_META: Final = msgspec.Raw(b"")
+NO_META: Final = TextBlock(text="").meta_json
+"""The `meta_json` of a message or block without `meta`: the IR's own default, the one object
+the encoder leaves out (msgspec omits a default by identity; another empty `Raw` is refused)."""
 
 
 def object_raw(value: object, text: bytes | None = None) -> msgspec.Raw:

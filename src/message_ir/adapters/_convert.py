@@ -15,6 +15,7 @@ from message_ir import (
     ToolCall,
     ToolResultMessage,
 )
+from message_ir.adapters._build import NO_META
 from message_ir.adapters._common import as_conversation
 from message_ir.adapters._conversation import Conversation, Instruction, Note
 from message_ir.adapters._ids import RULES, rewrite_ids
@@ -161,7 +162,7 @@ def _with_id(call: ToolCall, new_id: str, original: str | None) -> ToolCall:
         entries.pop(PACKAGE_KEY, None)
     else:
         entries[PACKAGE_KEY] = {"original_id": original}
-    raw = msgspec.Raw(encode(entries)) if entries else msgspec.Raw(b"")
+    raw = msgspec.Raw(encode(entries)) if entries else NO_META
     return ToolCall(id=new_id, name=call.name, arguments_json=call.arguments_json, meta_json=raw)
 
 
@@ -173,7 +174,7 @@ def _kept_meta(meta_json: msgspec.Raw, to: str) -> tuple[msgspec.Raw, bool]:
     kept = {key: value for key, value in entries.items() if key in (to, payload_format(to), PACKAGE_KEY)}
     if len(kept) == len(entries):
         return meta_json, False
-    return (msgspec.Raw(encode(kept)) if kept else msgspec.Raw(b"")), True
+    return (msgspec.Raw(encode(kept)) if kept else NO_META), True
 
 
 def _cleaned(index: int, message: Message, to: str, notes: list[Note]) -> Message:
@@ -246,7 +247,7 @@ def _without_bad_arguments(index: int, path: str, call: ToolCall, to: str, notes
     notes.append(
         Note("DROPPED_BAD_ARGUMENTS", index, path, "Arguments that were not a JSON object are written as the IR's {}")
     )
-    raw_meta = msgspec.Raw(encode(entries)) if entries else msgspec.Raw(b"")
+    raw_meta = msgspec.Raw(encode(entries)) if entries else NO_META
     return ToolCall(id=call.id, name=call.name, arguments_json=call.arguments_json, meta_json=raw_meta)
 
 

@@ -23,11 +23,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-import msgspec
-
 from message_ir import AssistantBlock, AssistantMessage, Diagnostic, Message
 from message_ir.adapters import _common, _log, anthropic
-from message_ir.adapters._build import object_raw
+from message_ir.adapters._build import NO_META, object_raw
 from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._json import as_array, as_object
@@ -212,7 +210,7 @@ def _assistant_lines(
         end = len(message.content) if number == len(parts) - 1 else min(start + count, len(message.content))
         blocks: Sequence[AssistantBlock] = message.content[start:end]
         start = end
-        meta = object_raw({anthropic.FORMAT: part_info}) if part_info else msgspec.Raw(b"")
+        meta = object_raw({anthropic.FORMAT: part_info}) if part_info else NO_META
         part = AssistantMessage(id=message.id, content=tuple(blocks), meta_json=meta)
         payload = anthropic.render_messages([part], restore)[0]
         lines.append((part_line, _log.filled(part_envelope, _PAYLOAD, payload)))

@@ -39,7 +39,7 @@ from message_ir import (
     UserMessage,
 )
 from message_ir.adapters import _common
-from message_ir.adapters._build import object_raw
+from message_ir.adapters._build import NO_META, object_raw
 from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation, Instruction
 from message_ir.adapters._ids import RULES
@@ -151,7 +151,7 @@ def _meta(info: Info, tag: Tag) -> msgspec.Raw:
         entries[FORMAT] = info
     if tag is not None:
         entries[tag[0]] = tag[1]
-    return object_raw(entries) if entries else msgspec.Raw(b"")
+    return object_raw(entries) if entries else NO_META
 
 
 def read_item(state: LoadState, run: Run, item: dict[str, object], path: str, tag: Tag) -> None:
