@@ -125,7 +125,7 @@ def test_an_empty_meta_that_is_not_the_default_is_refused_not_written_as_invalid
     # msgspec leaves a field out only when it holds its default object: another empty `Raw`
     # would be written as `"meta":}`, which no reader takes.
     stray = msgspec.Raw(b"")
-    messages = [
+    messages: list[Message] = [
         UserMessage(id="u", content="hi", meta_json=stray),
         AssistantMessage(id="a", content=(TextBlock(text="t", meta_json=stray),)),
     ]
