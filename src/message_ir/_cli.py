@@ -481,9 +481,9 @@ def _validate(parser: argparse.ArgumentParser, arguments: _Arguments) -> int:
     return EXIT_INVALID if total else EXIT_VALID
 
 
-def _diagnostic_line(name: str, diagnostic: Diagnostic) -> str:
+def _diagnostic_line(name: str, diagnostic: Diagnostic, label: str = "") -> str:
     index = "-" if diagnostic.message_index is None else str(diagnostic.message_index)
-    return f"{name}:{index}: {diagnostic.code} {diagnostic.message} (at {diagnostic.path})"
+    return f"{name}:{index}: {diagnostic.code} {label}{diagnostic.message} (at {diagnostic.path})"
 
 
 def _check_bytes(data: bytes, jsonl: bool, source_format: str | None = None) -> tuple[Diagnostic, ...]:
@@ -615,10 +615,16 @@ def _repair(parser: argparse.ArgumentParser, arguments: _Arguments) -> int:
     for fix in repaired.fixes:
         _err(_fix_line(path, fix))
     out_jsonl = _is_jsonl(output, arguments.jsonl) if output else jsonl
-    encoded = encode_jsonl(repaired.messages) if out_jsonl else encode_transcript(repaired.messages) + b"\n"
-    _write(output, encoded, read_as)
+    if _changed(repaired.fixes) or out_jsonl != jsonl:
+        data = encode_jsonl(repaired.messages) if out_jsonl else encode_transcript(repaired.messages) + b"\n"
+    _write(output, data, read_as)
     unrepaired = any(fix.action == "unrepaired" for fix in repaired.fixes)
     return EXIT_INVALID if unrepaired else EXIT_VALID
+
+
+def _changed(fixes: Sequence[Fix]) -> bool:
+    """Whether repair changed anything: when not, the input is written back byte for byte."""
+    return any(fix.action != "unrepaired" for fix in fixes)
 
 
 def _repair_format(path: str, output: str | None, data: bytes, adapter: str, read_as: FileStamp | None) -> int:
@@ -635,10 +641,16 @@ def _repair_format(path: str, output: str | None, data: bytes, adapter: str, rea
     for fix in repaired.fixes:  # each fix at its message's place in the file, as `validate` reports it
         index = source_index(conversation.messages[fix.message_index].id)
         _err(_fix_line(path, fix if index is None else msgspec.structs.replace(fix, message_index=index)))
-    written = module.dumps(conversation.replace(messages=repaired.messages))
-    _write(output, _ended(written), read_as)
-    unrepaired = any(fix.action == "unrepaired" for fix in repaired.fixes)
-    return EXIT_INVALID if unrepaired else EXIT_VALID
+    written = _ended(module.dumps(conversation.replace(messages=repaired.messages)))
+    _write(output, written if _changed(repaired.fixes) else data, read_as)
+    # Exit 0 only when what was written passes the format's own check: say what repair left.
+    unrepaired = {fix.code for fix in repaired.fixes if fix.action == "unrepaired"}
+    left = [diagnostic for diagnostic in module.check(written) if diagnostic.code not in unrepaired]
+    for diagnostic in left:
+        _err(_diagnostic_line(output or "-", diagnostic, "not fixed: "))
+    if left:
+        _err(f"message-ir: {path}: repair does not fix {len(left)} {_plural(len(left), 'problem')} (see above)")
+    return EXIT_INVALID if unrepaired or left else EXIT_VALID
 
 
 def _convert(arguments: _Arguments) -> int:

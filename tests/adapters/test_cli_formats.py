@@ -85,3 +85,38 @@ def test_an_unknown_format_is_a_usage_error() -> None:
     assert completed.returncode == 2
     choices = "openai-chat, anthropic, openai-responses, gemini, claude-code, codex, pi, gemini-cli"
     assert f"unknown format 'bogus' (choose from {choices})" in completed.stderr
+
+
+def test_a_recording_repair_leaves_alone_is_written_back_byte_for_byte(tmp_path: Path) -> None:
+    # Two calls of one record sharing an ID: repair cannot tell their results apart and leaves
+    # them; the file (pretty-printed, with numbers as gemini-cli wrote them) comes back as it was.
+    source = json.loads(real_files("gemini", "*parallel-calls.json")[0].read_bytes())
+    calls = source["messages"][1]["toolCalls"]
+    calls[1]["id"] = calls[0]["id"]
+    path = tmp_path / "session.json"
+    path.write_text(json.dumps(source, indent=2))
+    completed = run("repair", str(path), "-o", str(tmp_path / "out.json"))
+    assert completed.returncode == 1
+    assert completed.stderr == (
+        f"{path}:1: DUPLICATE_TOOL_CALL_ID unrepaired: Tool call ID {calls[0]['id']!r} is used twice; left as it is\n"
+    )
+    assert (tmp_path / "out.json").read_bytes() == path.read_bytes()
+
+
+def test_repair_exits_1_and_says_what_it_does_not_fix(tmp_path: Path) -> None:
+    path = tmp_path / "turns.json"
+    messages = [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "read", "input": {}}]},
+        {"role": "user", "content": "wait"},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"}]},
+    ]
+    path.write_text(json.dumps(messages))
+    completed = run("repair", "--from", "anthropic", str(path), "-o", str(tmp_path / "out.json"))
+    assert completed.returncode == 1
+    assert completed.stderr == (
+        f"{tmp_path / 'out.json'}:3: RESULT_NOT_FIRST not fixed: The result for 'toolu_1' comes after other "
+        "content in its user turn (at $[3].content[0])\n"
+        f"message-ir: {path}: repair does not fix 1 problem (see above)\n"
+    )
+    assert (tmp_path / "out.json").read_bytes() == path.read_bytes()

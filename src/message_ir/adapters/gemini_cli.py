@@ -278,8 +278,9 @@ class _Writer:
         self.own = conversation.format == FORMAT
         self.placement = _log.Placement()
         self.restore: dict[str, str] = {}
-        self.open_calls: dict[str, dict[str, object]] = {}  # IR call ID -> its written record
-        self.filled: set[str] = set()
+        # IR call ID -> its written records whose `result` is still to be filled, in order (two
+        # calls of one record may share an ID: each takes the next result of that ID)
+        self.open_calls: dict[str, list[dict[str, object]]] = {}
         self.group: list[Message] = []  # the user-side messages of one record
         self.group_line: int | None = None
         self.previous: dict[str, object] | None = None
@@ -364,17 +365,17 @@ class _Writer:
         if info.get("no_result") is not True:
             values["result"] = None  # filled when its result is met
         record = build_record(call_info, _CALL_KEYS, values)
-        self.open_calls[call.id] = record
+        self.open_calls.setdefault(call.id, []).append(record)
         return record
 
     def _into_call(self, message: ToolResultMessage, info: Info) -> bool:
         """Put a result into the `result` of its call, if that is written and still empty."""
-        record = self.open_calls.get(message.tool_call_id)
-        if record is None or message.tool_call_id in self.filled:
+        waiting = self.open_calls.get(message.tool_call_id)
+        if not waiting:
             return False
         if "line" in info and info.get("in_call") is not True:
             return False  # read from a user record's parts: it stays there
-        self.filled.add(message.tool_call_id)
+        record = waiting.pop(0)
         kept = info.get("result")
         if kept is not None and result_text(kept) == (message.content, message.is_error):
             record["result"] = kept
