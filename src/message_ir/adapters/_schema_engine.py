@@ -8,13 +8,20 @@ Its API takes and returns `Any`, so, like `_json`, this module is exempt from
 
 Compiled validators are cached per distinct schema text (a bounded LRU), so a dataset whose
 million lines declare the same few tools compiles each schema once per process.
+
+A schema comes from the data being checked, so it is untrusted: references (`$ref`,
+`$dynamicRef`, a `$schema` that names no known draft) are resolved only inside the schema
+itself. The library's retriever is replaced by one that refuses every URI, so no URL is
+requested and no local file is read (`file://`); such a schema is not a valid one here.
+A `pattern` whose regular expression hits the engine's backtracking limit is not a failure
+of the instance: it is reported as unchecked (`SchemaError.checked` false).
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, NoReturn
 
 import msgspec
 
@@ -29,6 +36,8 @@ class SchemaError(NamedTuple):
     location: tuple[str | int, ...]
     keyword: str
     message: str
+    checked: bool = True
+    """False when the keyword could not be evaluated (a regular expression that gave up)."""
 
 
 Validate = Callable[[object], list[SchemaError]]
@@ -70,10 +79,19 @@ def compiled(schema_text: bytes) -> Compiled | str:
     import jsonschema_rs
 
     schema = msgspec.json.decode(schema_text)
+    refused: list[str] = []
+
+    def refuse(uri: str, /) -> NoReturn:
+        refused.append(uri)
+        raise ValueError(f"{uri} is outside the schema")
+
     try:
-        validator = jsonschema_rs.validator_for(schema)
+        validator = jsonschema_rs.validator_for(schema, retriever=refuse)
     except (jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError, ValueError) as error:
+        if refused:
+            return f"it refers to {refused[0]!r}, outside itself (references are not fetched)"
         return str(getattr(error, "message", error)).split("\n", 1)[0]
+    gave_up = jsonschema_rs.ValidationErrorKind.BacktrackLimitExceeded
 
     def validate(instance: object) -> list[SchemaError]:
         if validator.is_valid(instance):
@@ -82,7 +100,8 @@ def compiled(schema_text: bytes) -> Compiled | str:
         for error in validator.iter_errors(instance):
             keywords = [part for part in error.schema_path if type(part) is str]
             location = tuple(part if type(part) is int else str(part) for part in error.instance_path)
-            found.append(SchemaError(location, keywords[-1] if keywords else "schema", str(error.message)))
+            keyword = keywords[-1] if keywords else "schema"
+            found.append(SchemaError(location, keyword, str(error.message), not isinstance(error.kind, gave_up)))
         return found
 
     return Compiled(validate, validator.is_valid)

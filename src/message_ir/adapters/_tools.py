@@ -191,7 +191,8 @@ def check_tool_calls(messages: Sequence[Message], tools: Sequence[ToolDeclaratio
     - `ARGUMENTS_DO_NOT_MATCH_SCHEMA` for each way a call's arguments fail its tool's
       schema, the path into the arguments, the message naming the failing keyword;
     - `SCHEMA_CHECK_UNAVAILABLE` (once) when a schema is declared but the `[schema]` extra
-      is not installed.
+      is not installed, and at a call's argument whose `pattern` could not be evaluated
+      (the regular expression hit the engine's backtracking limit).
 
     Never raises for any declarations and messages that passed the shape checks.
     """
@@ -249,14 +250,15 @@ def check_tool_calls(messages: Sequence[Message], tools: Sequence[ToolDeclaratio
             if check is None:
                 continue
             for error in check(block.arguments.thaw()):
-                found.append(
-                    Diagnostic(
-                        "ARGUMENTS_DO_NOT_MATCH_SCHEMA",
-                        index,
-                        path + ".arguments" + _location(error.location),
-                        f"Arguments of {block.name!r} fail `{error.keyword}`: {error.message}",
+                where = path + ".arguments" + _location(error.location)
+                if not error.checked:
+                    text = (
+                        f"Arguments of {block.name!r} could not be checked against `{error.keyword}`: {error.message}"
                     )
-                )
+                    found.append(Diagnostic("SCHEMA_CHECK_UNAVAILABLE", index, where, text))
+                    continue
+                text = f"Arguments of {block.name!r} fail `{error.keyword}`: {error.message}"
+                found.append(Diagnostic("ARGUMENTS_DO_NOT_MATCH_SCHEMA", index, where, text))
     return tuple(found)
 
 
