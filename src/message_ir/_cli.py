@@ -14,6 +14,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Collection, Iterator, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from typing import BinaryIO, Final, NamedTuple, TextIO
 
 import msgspec
@@ -398,6 +399,14 @@ def _check_dataset(arguments: _Arguments) -> int:
         summary = check_dataset(
             paths, source_format, processes=arguments.jobs, examples=arguments.examples, progress=progress.advance
         )
+    except BrokenProcessPool:
+        raise _Unreadable(
+            "a worker process died (killed, or out of memory): the dataset was not checked; try fewer processes (-j)"
+        ) from None
+    except MemoryError:
+        raise _Unreadable("out of memory: the dataset was not checked") from None
+    except ValueError as error:  # more processes than this process may open files for
+        raise _Unreadable(str(error)) from None
     except OSError as error:
         raise _Unreadable(f"cannot read the dataset: {_reason(error)}") from None
     progress.finish()
