@@ -25,7 +25,7 @@ from typing import Final
 
 import msgspec
 
-from message_ir import Diagnostic, FrozenJsonObject, Message
+from message_ir import ConstructionError, Diagnostic, FrozenJsonObject, Message, frozen_json_object
 from message_ir.adapters._build import object_raw
 from message_ir.adapters._common import LoadState, json_input
 from message_ir.adapters._conversation import FormatError
@@ -90,32 +90,59 @@ def envelope(line: dict[str, object], key: str) -> dict[str, object]:
     return {name: (None if name == key else value) for name, value in line.items()}
 
 
-def with_info(message: Message, format: str, info: Info) -> Message:
-    """`message` with `info`'s keys set under `format` in its `meta` (everything else kept)."""
+def with_info(state: LoadState, path: str, message: Message, format: str, info: Info) -> Message:
+    """`message` with `info`'s keys set under `format` in its `meta` (everything else kept).
+
+    A line that nests too deeply to be kept in `meta` (its envelope goes in a few levels down)
+    is a problem at `path`, the line; `message` then comes back as it was.
+    """
     entries: dict[str, object] = {}
     if message.meta_json:
         entries = as_object(decode(message.meta_json)) or {}
     entries[format] = {**(as_object(entries.get(format)) or {}), **info}
-    return msgspec.structs.replace(message, meta_json=object_raw(entries))
+    try:
+        return msgspec.structs.replace(message, meta_json=object_raw(entries))
+    except ConstructionError as error:
+        state.problem(path, error.problem)
+        return message
 
 
-def mark(state: LoadState, start: int, format: str, line: int, line_envelope: dict[str, object]) -> None:
+def mark(
+    state: LoadState, start: int, format: str, line: int, line_envelope: dict[str, object], first: Info | None = None
+) -> None:
     """Tie the IR messages read from `line` (from index `start` on) to it: the first carries
-    the envelope, the others the line number."""
+    the envelope (and `first`'s keys), the others the line number."""
+    problems = len(state.problems)
     for index in range(start, len(state.messages)):
         info: Info = {"line": line}
         if index == start:
             info["envelope"] = line_envelope
-        state.messages[index] = with_info(state.messages[index], format, info)
+            info.update(first or {})
+        state.messages[index] = with_info(state, f"$[{line}]", state.messages[index], format, info)
+        if len(state.problems) > problems:
+            return  # the line is too deep: said once
 
 
-def kept_meta(format: str, kept: list[object]) -> FrozenJsonObject | None:
-    """The conversation's `meta`: the lines that are not messages, with their numbers."""
+def kept_meta(state: LoadState, kept: list[object], prefix: str = "$") -> FrozenJsonObject | None:
+    """The conversation's `meta`: the lines that are not messages, with their numbers, beside
+    what `state` has in it already. A kept line too deep to be held in `meta` is a problem at
+    `{prefix}[line]`."""
     if not kept:
-        return None
-    from message_ir import frozen_json_object
-
-    return frozen_json_object(json_input({format: {"kept": kept}}))
+        return state.container_meta
+    container = {**frozen_info(state.container_meta, state.format), "kept": kept}
+    try:
+        return frozen_json_object(json_input({state.format: container}))
+    except ConstructionError:  # find the lines to blame (only on this path: it costs a pass)
+        for item in kept:
+            pair = as_array(item)
+            assert pair is not None  # each is `[number, value]`
+            try:
+                frozen_json_object(json_input({state.format: {"kept": [pair]}}))
+            except ConstructionError as error:
+                number = pair[0]
+                assert type(number) is int
+                state.problems.append(Diagnostic("BAD_FORMAT", number, f"{prefix}[{number}]", error.problem))
+        return state.container_meta
 
 
 def kept_lines(meta: FrozenJsonObject | None, format: str) -> list[tuple[int, object]]:

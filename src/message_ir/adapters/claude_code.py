@@ -114,12 +114,9 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
                 _fold(state, into, last, number, line_envelope)
                 continue
             assistants[message_id] = start
-        _log.mark(state, start, FORMAT, number, line_envelope)
-        if type(last) is AssistantMessage:
-            state.messages[start] = _log.with_info(
-                state.messages[start], FORMAT, {"line": number, "envelope": line_envelope, "blocks": len(last.content)}
-            )
-    state.container_meta = _log.kept_meta(FORMAT, kept)
+        first: Info = {"blocks": len(last.content)} if type(last) is AssistantMessage else {}
+        _log.mark(state, start, FORMAT, number, line_envelope, first)
+    state.container_meta = _log.kept_meta(state, kept)
     return state
 
 
@@ -140,7 +137,7 @@ def _fold(state: LoadState, into: int, part: AssistantMessage, line: int, line_e
     info["more"] = more
     joined = AssistantMessage(id=first.id, content=first.content + part.content, meta_json=first.meta_json)
     state.fold_last(into, joined)
-    state.messages[into] = _log.with_info(joined, FORMAT, info)
+    state.messages[into] = _log.with_info(state, f"$[{line}]", joined, FORMAT, info)
 
 
 # --- dump ---------------------------------------------------------------------------------

@@ -78,7 +78,7 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
         tag = (FORMAT, {"line": number, "envelope": _log.envelope(line, _PAYLOAD)})
         openai_responses.read_item(state, run, item, path + ".payload", tag)
     run.close(state)
-    state.container_meta = _log.kept_meta(FORMAT, kept)
+    state.container_meta = _log.kept_meta(state, kept)
     return state
 
 

@@ -43,14 +43,13 @@ from message_ir import (
     ToolCall,
     ToolResultMessage,
     UserMessage,
-    frozen_json_object,
 )
 from message_ir.adapters import _common, _log, gemini
 from message_ir.adapters._build import meta_raw, object_raw
 from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._json import as_array, as_object, encode
-from message_ir.adapters._records import Info, build_record, format_info, frozen_info, split_record
+from message_ir.adapters._records import Info, build_record, format_info, split_record
 
 FORMAT: Final = "gemini_cli"
 _RECORD_KEYS: Final = ("type", "content", "toolCalls")
@@ -121,11 +120,8 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
             info: Info = {"line": index}
             if number == start:
                 info["record"] = split_record(record, _RECORD_KEYS, _RECORD_KEYS)
-            state.messages[number] = _log.with_info(state.messages[number], FORMAT, info)
-    if kept:
-        container = frozen_info(state.container_meta, FORMAT)
-        container["kept"] = kept
-        state.container_meta = frozen_json_object(_common.json_input({FORMAT: container}))
+            state.messages[number] = _log.with_info(state, path, state.messages[number], FORMAT, info)
+    state.container_meta = _log.kept_meta(state, kept, prefix)
     return state
 
 

@@ -124,7 +124,7 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
             state.problem(path, error.problem)
         if len(state.messages) > start:
             _log.mark(state, start, FORMAT, number, _log.envelope(line, _PAYLOAD))
-    state.container_meta = _log.kept_meta(FORMAT, kept)
+    state.container_meta = _log.kept_meta(state, kept)
     return state
 
 
