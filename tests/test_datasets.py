@@ -301,3 +301,45 @@ def test_check_dataset_names_the_formats_a_line_can_be_in() -> None:
         "message-ir check-dataset: error: argument --from: not a dataset format: 'pi'"
         " (choose from openai-chat, anthropic, openai-responses, gemini)"
     )
+
+
+# --- Dask reads hostile files as check_dataset does ----------------------------------------------
+
+_HOSTILE_LINES = st.lists(
+    st.one_of(
+        st.sampled_from(
+            [
+                b'{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"yo"}]}',
+                b'{"messages":[{"role":"user","content":"a\rb"}]}',  # a bare \r inside a string
+                b'{"messages":[{"role":"user",\r"content":"hi"}]}',  # a bare \r between tokens
+                b'{"messages":[{"role":"user","content":"\xff"}]}',  # not UTF-8
+                b"\xc3",  # a cut UTF-8 character
+                b"",
+                b"\r",
+                b"{",
+            ]
+        ),
+        st.binary(max_size=12).map(lambda data: data.replace(b"\n", b"")),
+    ),
+    max_size=12,
+)
+
+
+@given(_HOSTILE_LINES, st.booleans(), st.integers(16, 200))
+def test_dask_counts_what_check_dataset_counts_on_hostile_files(
+    lines: list[bytes], trailing: bool, blocksize: int
+) -> None:
+    dask = pytest.importorskip("dask")
+    from message_ir.datasets.dask import check_with_dask
+
+    data = b"\n".join(lines) + (b"\n" if trailing and lines else b"")
+    if not data:
+        return  # Dask finds no block in an empty file
+    path = Path(f"/tmp/message-ir-dask-{id(data)}.jsonl")
+    path.write_bytes(data)
+    try:
+        with dask.config.set(scheduler="synchronous"):
+            on_dask = check_with_dask([str(path)], blocksize=blocksize)
+        assert on_dask == check_dataset([path])
+    finally:
+        path.unlink()

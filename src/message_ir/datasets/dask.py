@@ -7,8 +7,14 @@ what runs on each partition and how the results add up, nothing more:
     from message_ir.datasets import merge
     from message_ir.datasets.dask import check_partition
 
-    bag = db.read_text(["train-*.jsonl"], blocksize="64MiB", include_path=True)
+    bag = db.read_text(["train-*.jsonl"], blocksize="64MiB", include_path=True, **READ_TEXT)
     summary = merge(bag.map_partitions(check_partition, format="openai_chat").compute())
+
+`READ_TEXT` (`encoding="utf-8", errors="surrogateescape", linedelimiter="\n"`) makes Dask
+read the files as `check_dataset` does: a line ends at `\n` only (Dask's default also
+splits at a bare `\r`, cutting a line in two), and a line that is not UTF-8 reaches
+`check_partition` with its bytes kept, to be reported like any other (Dask's default
+`errors="strict"` aborts the whole computation).
 
 `check_partition` takes a partition's lines (as `read_text` gives them, with or without
 `include_path=True`) and returns a one-element list holding the partition's `Summary`, its
@@ -24,9 +30,22 @@ inside `check_with_dask`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 from message_ir.datasets._check import check_lines
 from message_ir.datasets._summary import Summary, merge
+
+READ_TEXT: Final = {"encoding": "utf-8", "errors": "surrogateescape", "linedelimiter": "\n"}
+"""The `dask.bag.read_text` options that read lines as `check_dataset` does."""
+
+
+def _line_bytes(text: str) -> bytes:
+    """A line's bytes: those `READ_TEXT` read it from (its undecodable bytes kept as
+    surrogate escapes), or the UTF-8 of any other text."""
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a lone surrogate that is no escape: not from a file's bytes
+        return text.encode("utf-8", "surrogatepass")
 
 
 def check_partition(
@@ -47,7 +66,7 @@ def check_partition(
                 assert type(item) is str
                 yield item
 
-    for report in check_lines((text.removesuffix("\n") for text in texts()), format):
+    for report in check_lines((_line_bytes(text.removesuffix("\n")) for text in texts()), format):
         summary.add(file, report, examples)
     return [summary]
 
@@ -61,8 +80,8 @@ def check_with_dask(
     def partition(lines: Iterable[tuple[str, str]]) -> list[Summary]:
         return check_partition(lines, format, examples)
 
-    bag = dask.bag.read_text(paths, blocksize=blocksize, include_path=True)
+    bag = dask.bag.read_text(paths, blocksize=blocksize, include_path=True, **READ_TEXT)
     return merge(bag.map_partitions(partition).compute(), examples)
 
 
-__all__ = ["check_partition", "check_with_dask"]
+__all__ = ["READ_TEXT", "check_partition", "check_with_dask"]
