@@ -109,3 +109,23 @@ def test_main_reports_bad_usage_on_its_own_stderr() -> None:
         "message-ir validate: error: argument --from: unknown format 'bogus' "
         "(choose from openai-chat, anthropic, openai-responses, gemini, claude-code, codex, pi, gemini-cli)"
     )
+
+
+def test_out_of_memory_is_one_line_and_status_2_and_the_input_stays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import message_ir._cli as cli
+
+    def exhausted(*arguments: object, **keywords: object) -> object:
+        raise MemoryError
+
+    path = tmp_path / "session.json"
+    path.write_bytes(MISSING)
+    monkeypatch.setattr(cli, "repair_transcript", exhausted)
+    stdout, stderr = io.StringIO(), io.StringIO()
+    assert main(["repair", str(path), "-o", str(path)], stdout=stdout, stderr=stderr) == 2
+    assert stderr.getvalue() == (
+        "message-ir: error: out of memory (repair and convert hold a file in memory whole,"
+        " several times its size); nothing was written\n"
+    )
+    assert path.read_bytes() == MISSING

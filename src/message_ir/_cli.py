@@ -214,6 +214,15 @@ def main(
         # The reader went away (`message-ir validate big.jsonl | head`): stop quietly.
         _silence_stdout()
         return EXIT_INVALID
+    except MemoryError:
+        # A log loaded whole (repair, convert) takes several times its size: say so in one
+        # line; the file is as it was (the output is written only once it is whole).
+        _silence_stdout()
+        _err(
+            "message-ir: error: out of memory (repair and convert hold a file in memory whole,"
+            " several times its size); nothing was written"
+        )
+        return EXIT_USAGE
     except (_OutputFailed, OSError, ValueError) as error:
         _silence_stdout()
         message = str(error) if isinstance(error, _OutputFailed) else f"cannot write output: {_reason(error)}"
