@@ -441,8 +441,8 @@ def _source_format(data: bytes, given: str | None, jsonl: bool) -> str | None:
     """The adapter format of `data`: the one given, else the detected one (never for JSON Lines)."""
     if given is not None:
         return given
-    if jsonl:  # JSON Lines: a session log, or the IR's own
-        return _log_format(data[:BATCH_BYTES])
+    if jsonl:  # JSON Lines: a session log, or the IR's own; told from whole lines, as `validate` does
+        return _log_format(data[: max(data.rfind(b"\n", 0, BATCH_BYTES), data.find(b"\n")) + 1] or data)
     return detect(data)
 
 

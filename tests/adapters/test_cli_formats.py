@@ -120,3 +120,29 @@ def test_repair_exits_1_and_says_what_it_does_not_fix(tmp_path: Path) -> None:
         f"message-ir: {path}: repair does not fix 1 problem (see above)\n"
     )
     assert (tmp_path / "out.json").read_bytes() == path.read_bytes()
+
+
+def test_repair_detects_a_log_whose_first_line_is_longer_than_a_read_batch(tmp_path: Path) -> None:
+    lines = [
+        {"type": "summary", "summary": "x" * 300_000, "leafUuid": "a1"},  # over 256 KB
+        {"type": "user", "uuid": "u1", "parentUuid": None, "message": {"role": "user", "content": "hi"}},
+        {
+            "type": "assistant",
+            "uuid": "a1",
+            "parentUuid": "u1",
+            "message": {
+                "id": "m1",
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "toolu_1", "name": "Read", "input": {}}],
+            },
+        },
+    ]
+    path = tmp_path / "session.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    completed = run("repair", str(path), "-o", str(tmp_path / "out.jsonl"))
+    assert (completed.returncode, completed.stderr) == (
+        0,
+        f"{path}:2: MISSING_TOOL_RESULT inserted_result: Inserted an error result for 'toolu_1', which had none\n",
+    )
+    written = (tmp_path / "out.jsonl").read_bytes().splitlines()
+    assert [json.loads(line)["type"] for line in written] == ["summary", "user", "assistant", "user"]
