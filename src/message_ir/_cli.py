@@ -419,7 +419,12 @@ def _check_dataset(arguments: _Arguments) -> int:
     except OSError as error:
         raise _Unreadable(f"cannot read the dataset: {_reason(error)}") from None
     progress.finish()
-    if arguments.format == "json":
+    if arguments.format == "json":  # file names shown as text (undecodable bytes: U+FFFD), as in the text form
+        summary.files = [(_shown(file), lines) for file, lines in summary.files]
+        summary.examples = {
+            code: [msgspec.structs.replace(example, file=_shown(example.file)) for example in examples]
+            for code, examples in summary.examples.items()
+        }
         _out(msgspec.json.encode(summary).decode())
     else:
         _out(f"{shown}: {summary.lines:,} lines, {summary.valid:,} valid, {summary.invalid:,} invalid")
