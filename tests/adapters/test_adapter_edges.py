@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from types import ModuleType
 
 import pytest
 
 from message_ir import Diagnostic, validate_transcript
-from message_ir.adapters import FormatError, anthropic, convert, openai_chat
+from message_ir.adapters import FormatError, anthropic, convert, gemini, openai_chat, openai_responses
 
 
 def refused(adapter: object, source: object) -> tuple[Diagnostic, ...]:
@@ -28,7 +29,13 @@ CALL = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "
     ("record", "path", "message"),
     [
         (5, "$[0]", "Expected a message object, got `int`"),
-        ({"role": 5}, "$[0].role", "Invalid role a `int`; expected one of system, developer, user, assistant, tool"),
+        (
+            {"role": 5},
+            "$[0].role",
+            "Expected `role` to be a string, got `int`; expected one of system, developer, user, assistant, tool",
+        ),
+        ({"content": "hi"}, "$[0]", "Missing `role`; expected one of system, developer, user, assistant, tool"),
+        ({"role": "bot"}, "$[0].role", "Invalid role 'bot'; expected one of system, developer, user, assistant, tool"),
         ({"role": "user", "content": [5]}, "$[0].content[0]", "Expected a content part with a `type`"),
         (
             {"role": "user", "content": [{"type": "text", "text": 5}]},
@@ -266,3 +273,40 @@ def test_a_renamed_reused_id_never_takes_one_the_source_uses_later() -> None:
     assert ids == ["a", "a~3", "a~2"]
     assert validate_transcript(conversation.messages) == ()
     assert openai_chat.dump(conversation) == messages
+
+
+@pytest.mark.parametrize(
+    ("module", "record", "path", "message"),
+    [
+        (anthropic, {"role": None, "content": "hi"}, "$[0].role", "Expected `role` to be a string, got `null`"),
+        (anthropic, {"content": "hi"}, "$[0]", "Missing `role`"),
+        (gemini, {"role": 7, "parts": [{"text": "hi"}]}, "$[0].role", "Expected `role` to be a string, got `int`"),
+        (openai_responses, {"type": "message", "role": "bot", "content": "x"}, "$[0].role", "Invalid role 'bot'"),
+    ],
+)
+def test_a_bad_role_is_said_in_one_style_in_every_format(
+    module: ModuleType, record: object, path: str, message: str
+) -> None:
+    expected = {
+        anthropic: "user, assistant",
+        gemini: "user, model",
+        openai_responses: "user, assistant, system, developer",
+    }
+    assert module.check([record]) == one(0, path, f"{message}; expected one of {expected[module]}")
+
+
+def test_an_unexpected_error_in_check_is_named_and_called_a_bug(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(source: object) -> object:
+        raise KeyError("x")
+
+    monkeypatch.setattr(anthropic, "_load", broken)
+    assert anthropic.check([{"role": "user", "content": "hi"}]) == (
+        Diagnostic(
+            "UNREADABLE_VALUE", None, "$", "Could not be read (KeyError): a bug in message-ir, please report it"
+        ),
+    )
+
+
+def test_a_gemini_role_that_is_null_is_written_back_as_null() -> None:
+    contents = [{"role": None, "parts": [{"text": "hi"}]}, {"parts": [{"text": "x"}]}]
+    assert json.loads(gemini.dumps(gemini.load(contents))) == contents

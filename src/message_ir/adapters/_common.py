@@ -417,8 +417,41 @@ def checked(
         return tuple(found)
     except RecursionError:
         return (Diagnostic("JSON_TOO_DEEP", None, "$", "Nested too deeply to read"),)
+    except MemoryError:
+        return (Diagnostic("UNREADABLE_VALUE", None, "$", "Could not be read: out of memory"),)
     except Exception as error:  # noqa: BLE001  # check never raises
-        return (Diagnostic("UNREADABLE_VALUE", None, "$", f"Could not be read: `{kind(error)}`"),)
+        return (
+            Diagnostic(
+                "UNREADABLE_VALUE",
+                None,
+                "$",
+                f"Could not be read ({_error_name(error)}): a bug in message-ir, please report it",
+            ),
+        )
+
+
+_ERRORS: Final = (ConstructionError, FormatError, ValueError, TypeError, KeyError, IndexError, AttributeError)
+
+
+def _error_name(error: Exception) -> str:
+    """The name of an unexpected error's class, from a fixed list (nothing of it is read)."""
+    for known in _ERRORS:
+        if isinstance(error, known):
+            return known.__name__
+    return "an unexpected error"
+
+
+def role_problem(state: LoadState, record: dict[str, object], path: str, roles: Sequence[str]) -> None:
+    """Report a record's `role` that is none of `roles` (missing, not a string, or unknown)."""
+    expected = ", ".join(roles)
+    if "role" not in record:
+        state.problem(path, f"Missing `role`; expected one of {expected}")
+        return
+    role = record["role"]
+    if type(role) is str:
+        state.problem(path + ".role", f"Invalid role {role!r}; expected one of {expected}")
+    else:
+        state.problem(path + ".role", f"Expected `role` to be a string, got `{kind(role)}`; expected one of {expected}")
 
 
 def _tool_diagnostics(

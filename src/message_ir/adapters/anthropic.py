@@ -127,8 +127,7 @@ def read_message(state: LoadState, record: dict[str, object], path: str) -> None
         elif role == "assistant":
             _assistant(state, record, path)
         else:
-            shown = repr(role) if type(role) is str else f"a `{_common.kind(role)}`"
-            state.problem(path + ".role", f"Invalid role {shown}; expected one of user, assistant")
+            _common.role_problem(state, record, path, ("user", "assistant"))
     except ConstructionError as error:  # a parsed value the IR cannot hold (NaN, a lone surrogate)
         state.problem(path, error.problem)
 

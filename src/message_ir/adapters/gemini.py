@@ -435,14 +435,13 @@ def _content(state: LoadState, pairing: Pairing, record: dict[str, object], path
             message = AssistantMessage(id=state.message_id(), content=tuple(found[0]), meta_json=_meta(info))
             state.add(message, path, found[1])
     elif role is None or role in _USER_ROLES:
-        if role is None:
+        if "role" not in record:
             info["no_role"] = True
         elif role != "user":
-            info["role"] = role
+            info["role"] = role  # `function`, or an explicit `null`: written back as it was
         read_user_parts(state, pairing, parts, path + ".parts", info)
     else:
-        shown = repr(role) if type(role) is str else f"a `{_common.kind(role)}`"
-        state.problem(path + ".role", f"Invalid role {shown}; expected one of user, model")
+        _common.role_problem(state, record, path, ("user", "model"))
 
 
 def read_user_parts(state: LoadState, pairing: Pairing, parts: list[dict[str, object]], path: str, info: Info) -> None:

@@ -113,8 +113,7 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
             continue
         role = record.get("role")
         if type(role) is not str or role not in _ROLES:
-            shown = repr(role) if type(role) is str else f"a `{_common.kind(role)}`"
-            state.problem(path + ".role", f"Invalid role {shown}; expected one of {', '.join(_ROLES)}")
+            _common.role_problem(state, record, path, _ROLES)
             continue
         try:
             if role in ("system", "developer"):

@@ -167,10 +167,7 @@ def read_item(state: LoadState, run: Run, item: dict[str, object], path: str, ta
                 run.close(state)
                 _input_message(state, item, path, tag)
             else:
-                shown = repr(role) if type(role) is str else f"a `{_common.kind(role)}`"
-                state.problem(
-                    path + ".role", f"Invalid role {shown}; expected one of user, assistant, system, developer"
-                )
+                _common.role_problem(state, item, path, ("user", "assistant", "system", "developer"))
         elif item_type in ("function_call", "custom_tool_call"):
             _output(state, run, _call(state, item, path, tag), path)
         elif item_type in ("function_call_output", "custom_tool_call_output"):
