@@ -8,7 +8,17 @@ from types import ModuleType
 import pytest
 
 from message_ir import Diagnostic, validate_transcript
-from message_ir.adapters import FormatError, anthropic, convert, gemini, openai_chat, openai_responses
+from message_ir.adapters import (
+    FormatError,
+    anthropic,
+    claude_code,
+    convert,
+    gemini,
+    gemini_cli,
+    openai_chat,
+    openai_responses,
+    pi,
+)
 
 
 def refused(adapter: object, source: object) -> tuple[Diagnostic, ...]:
@@ -310,3 +320,53 @@ def test_an_unexpected_error_in_check_is_named_and_called_a_bug(monkeypatch: pyt
 def test_a_gemini_role_that_is_null_is_written_back_as_null() -> None:
     contents = [{"role": None, "parts": [{"text": "hi"}]}, {"parts": [{"text": "x"}]}]
     assert json.loads(gemini.dumps(gemini.load(contents))) == contents
+
+
+# --- absent stays absent, and what was written stays as it was (found by the mutation fuzz) ------
+
+
+def _same(module: ModuleType, source: object) -> None:
+    assert json.dumps(module.dump(module.load(source))) == json.dumps(source)
+
+
+def test_an_openai_assistant_message_without_content_is_written_without_it() -> None:
+    call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    _same(openai_chat, [{"role": "user", "content": "hi"}, {"role": "assistant", "tool_calls": [call]}])
+
+
+def test_a_tool_use_without_input_is_written_without_it() -> None:
+    _same(anthropic, [{"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "f"}]}])
+    message = {"id": "m", "role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "f"}]}
+    _same(claude_code, [{"type": "assistant", "uuid": "a", "message": message}])
+
+
+def test_a_pi_call_without_arguments_and_a_result_without_is_error_or_with_a_null_name() -> None:
+    call = {"type": "toolCall", "id": "c1", "name": "f"}
+    result: dict[str, object] = {"role": "toolResult", "toolCallId": "c1", "toolName": None, "content": []}
+    _same(
+        pi,
+        [
+            {"type": "message", "message": {"role": "assistant", "content": [call]}},
+            {"type": "message", "message": result},
+        ],
+    )
+
+
+def test_responses_text_parts_keep_their_kind_whatever_the_role() -> None:
+    _same(openai_responses, [{"type": "message", "role": "user", "content": [{"type": "output_text", "text": "x"}]}])
+
+
+def test_gemini_cli_records_keep_their_keys_their_order_and_their_absences() -> None:
+    response = {"name": "f", "response": {"output": "ok"}, "id": "c1"}  # not gemini-cli's own order
+    recording = {
+        "sessionId": "s",
+        "messages": [
+            {"id": "1", "type": "user", "content": "hi", "toolCalls": []},  # a user record's toolCalls is extra
+            {
+                "id": "2",
+                "type": "gemini",
+                "toolCalls": [{"id": "c1", "name": "f", "args": {}, "result": [{"functionResponse": response}]}],
+            },  # no `content`
+        ],
+    }
+    _same(gemini_cli, recording)

@@ -305,6 +305,8 @@ def _call(state: LoadState, message_index: int, block: dict[str, object], path: 
     parsed = as_object(arguments)
     if parsed is None:
         info["input"] = arguments
+        if "input" not in block:
+            info["no_input"] = True  # absent stays absent
         state.bad_arguments(message_index, path + ".input", encode(arguments).decode())
         parsed = {}
     ir_id = state.call_id(message_index, call_id, name, path + ".id")
@@ -410,9 +412,12 @@ def _dump_call(call: ToolCall, restore: dict[str, str]) -> dict[str, object]:
     info = format_info(call.meta_json, FORMAT)
     call_id = _common.written_call_id(info, call.id, restore)
     arguments: object = call.arguments.thaw()
+    values: dict[str, object] = {"type": "tool_use", "id": call_id, "name": call.name, "input": arguments}
     if "input" in info and arguments == {}:
-        arguments = info["input"]
-    return build_record(info, _USE_KEYS, {"type": "tool_use", "id": call_id, "name": call.name, "input": arguments})
+        values["input"] = info["input"]
+        if info.get("no_input") is True:
+            del values["input"]
+    return build_record(info, _USE_KEYS, values)
 
 
 def _dump_system(conversation: Conversation) -> object:

@@ -53,6 +53,7 @@ from message_ir.adapters._records import Info, build_record, format_info, split_
 
 FORMAT: Final = "gemini_cli"
 _RECORD_KEYS: Final = ("type", "content", "toolCalls")
+_USER_RECORD_KEYS: Final = ("type", "content")
 _CALL_KEYS: Final = ("id", "name", "args", "result")
 _FAILED: Final = ("error", "cancelled")
 
@@ -119,7 +120,11 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
         for number in range(start, len(state.messages)):
             info: Info = {"line": index}
             if number == start:
-                info["record"] = split_record(record, _RECORD_KEYS, _RECORD_KEYS)
+                known = _RECORD_KEYS if record_type == "gemini" else _USER_RECORD_KEYS  # a user's `toolCalls` is extra
+                record_info = split_record(record, known, known)
+                if "content" not in record:
+                    record_info["no_content"] = True  # absent stays absent
+                info["record"] = record_info
             state.messages[number] = _log.with_info(state, path, state.messages[number], FORMAT, info)
     state.container_meta = _log.kept_meta(state, kept, prefix)
     return state
@@ -246,7 +251,7 @@ def _result(
         return None
     text, is_error = result_text(result)
     info: Info = {"in_call": True}
-    if result != _written_result(call.get("id"), name, text, is_error):
+    if encode(result) != encode(_written_result(call.get("id"), name, text, is_error)):  # key order too
         info["result"] = result
     return ToolResultMessage(
         id=state.message_id(part),
@@ -309,6 +314,8 @@ class _Writer:
             rendered = as_object(gemini.render_contents(self.group, self.restore)[0]) or {}
             content = rendered.get("parts")
         values: dict[str, object] = {"type": "user", "content": content}
+        if record_info.get("no_content") is True and not content:
+            del values["content"]
         record = build_record(record_info, _RECORD_KEYS, values) if "record" in info else self._new(values)
         self.group = []
         self._add(info.get("line"), record)
@@ -347,6 +354,8 @@ class _Writer:
         if written or info.get("no_calls") is True:
             values["toolCalls"] = written
         record_info = as_object(info.get("record")) or {}
+        if record_info.get("no_content") is True and not content:
+            del values["content"]
         return build_record(record_info, _RECORD_KEYS, values) if "record" in info else self._new(values)
 
     def _call(self, call: ToolCall) -> dict[str, object]:

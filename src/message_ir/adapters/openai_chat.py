@@ -194,6 +194,8 @@ def _meta(info: Info) -> msgspec.Raw:
 
 def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
     info = split_record(record, _ASSISTANT_KEYS, _ASSISTANT_KEYS)
+    if "content" not in record:
+        info["no_content"] = True  # absent stays absent (fine-tuning files leave it out beside calls)
     blocks: list[AssistantBlock] = []
     block_paths: list[str] = []
     content = record.get("content")
@@ -368,7 +370,7 @@ def _dump_assistant(message: AssistantMessage, restore: dict[str, str]) -> dict[
         values["content"] = parts
     elif texts:
         values["content"] = "".join(texts)
-    elif has_key(info, "content", usual=True):
+    elif info.get("no_content") is not True and has_key(info, "content", usual=True):
         values["content"] = None
     if calls:
         values["tool_calls"] = calls

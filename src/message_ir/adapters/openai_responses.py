@@ -238,8 +238,10 @@ def _written_content(info: Info, text: str, part_type: str, separator: str) -> o
         return text
     parts = as_array(info.get("content"))
     if parts is not None:
-        texts = [
-            part.get("text") for part in map(as_object, parts) if part is not None and part.get("type") == part_type
+        texts = [  # the text parts as `_parts_text` read them: either kind, whatever the role
+            part.get("text")
+            for part in map(as_object, parts)
+            if part is not None and part.get("type") in (_INPUT_TEXT, _OUTPUT_TEXT)
         ]
         if separator.join(str(value) for value in texts) == text:
             return parts

@@ -225,6 +225,8 @@ def _call(state: LoadState, message_index: int, block: dict[str, object], path: 
     parsed = as_object(arguments)
     if parsed is None:
         info["arguments"] = arguments
+        if "arguments" not in block:
+            info["no_arguments"] = True  # absent stays absent
         state.bad_arguments(message_index, path + ".arguments", encode(arguments).decode())
         parsed = {}
     ir_id = state.call_id(message_index, call_id, name, path + ".id")
@@ -250,7 +252,9 @@ def _result(state: LoadState, record: dict[str, object], path: str) -> None:
     if text is None:
         return
     if name is None:
-        info["no_name"] = True
+        info["no_name" if "toolName" not in record else "null_name"] = True
+    if "isError" not in record:
+        info["no_is_error"] = True  # absent stays absent
     ir_call_id, tool_name = state.result_call(len(state.messages), call_id, name, path)
     message = ToolResultMessage(
         id=state.message_id(),
@@ -313,9 +317,11 @@ def _dump_assistant(message: AssistantMessage, info: Info, restore: dict[str, st
             call_info = format_info(block.meta_json, FORMAT)
             call_id = _common.written_call_id(call_info, block.id, restore)
             arguments: object = block.arguments.thaw()
-            if "arguments" in call_info and arguments == {}:
-                arguments = call_info["arguments"]
             values = {"type": "toolCall", "id": call_id, "name": block.name, "arguments": arguments}
+            if "arguments" in call_info and arguments == {}:
+                values["arguments"] = call_info["arguments"]
+                if call_info.get("no_arguments") is True:
+                    del values["arguments"]
             blocks.append(build_record(call_info, _CALL_KEYS, values))
     return build_record(info, _ASSISTANT_KEYS, {"role": "assistant", "content": blocks})
 
@@ -328,9 +334,10 @@ def _dump_result(
         "toolCallId": restore.get(message.tool_call_id, message.tool_call_id),
     }
     if info.get("no_name") is not True:
-        values["toolName"] = message.tool_name
+        values["toolName"] = None if info.get("null_name") is True else message.tool_name
     values["content"] = _written_parts(info, message.content)
-    values["isError"] = message.is_error
+    if message.is_error or info.get("no_is_error") is not True:
+        values["isError"] = message.is_error
     if not info:  # a new result (one `repair` made): stamped like the message before it
         values["timestamp"] = last_time
     return build_record(info, _RESULT_KEYS, values)
