@@ -44,6 +44,7 @@ from message_ir.adapters import (
     pi,
 )
 from message_ir.adapters._common import source_index
+from message_ir.adapters._surrogates import replaced as replaced_surrogates
 from message_ir.datasets import CHECKERS, check_dataset
 
 EXIT_VALID: Final = 0
@@ -624,6 +625,7 @@ def _repair(parser: argparse.ArgumentParser, arguments: _Arguments) -> int:
         path = given
         data, read_as = _read(given)
     jsonl = _is_jsonl(path, arguments.jsonl)
+    data = _without_lone_surrogates(path, data, jsonl)
     adapter = _source_format(data, arguments.source_format, jsonl)
     if adapter is not None:
         return _repair_format(path, output, data, adapter, read_as)
@@ -643,6 +645,27 @@ def _repair(parser: argparse.ArgumentParser, arguments: _Arguments) -> int:
     _write(output, data, read_as)
     unrepaired = any(fix.action == "unrepaired" for fix in repaired.fixes)
     return EXIT_INVALID if unrepaired else EXIT_VALID
+
+
+def _without_lone_surrogates(path: str, data: bytes, jsonl: bool) -> bytes:
+    """`data` with each lone surrogate escape (`\\ud83d`, which no reader takes) replaced by
+    `\\ufffd`, the one text fix `repair` makes, each changed line reported (JSON Lines: by
+    its 0-based line, as the other fixes; JSON: the count). Every other byte stays."""
+    fixed, count = replaced_surrogates(data)
+    if not count:
+        return data
+    if not jsonl:
+        _err(f"{path}:-: INVALID_JSON replaced_surrogate: Replaced {count} lone surrogate escapes with U+FFFD")
+        return fixed
+    lines = data.split(b"\n")
+    for number, line in enumerate(lines):
+        lines[number], count = replaced_surrogates(line)
+        if count:
+            what = "escape" if count == 1 else "escapes"
+            _err(
+                f"{path}:{number}: INVALID_JSON replaced_surrogate: Replaced {count} lone surrogate {what} with U+FFFD"
+            )
+    return b"\n".join(lines)
 
 
 def _changed(fixes: Sequence[Fix]) -> bool:

@@ -14,6 +14,7 @@ from typing import Final
 import msgspec
 
 from message_ir import Diagnostic, FrozenJsonObject, JsonInput, frozen_json_object
+from message_ir.adapters._surrogates import describe
 
 _decode: Final = msgspec.json.Decoder().decode
 _encode: Final = msgspec.json.Encoder().encode
@@ -36,7 +37,8 @@ def parse(source: bytes | str) -> object:
     except RecursionError:  # msgspec stops near 1,000 levels under the default recursion limit
         raise Unparsable(Diagnostic("JSON_TOO_DEEP", None, "$", "JSON nested too deeply to parse")) from None
     except msgspec.DecodeError as error:
-        raise Unparsable(Diagnostic("INVALID_JSON", None, "$", f"Invalid JSON: {error}")) from None
+        lone = describe(data)  # what msgspec calls "truncated" here is a half of a UTF-16 pair
+        raise Unparsable(Diagnostic("INVALID_JSON", None, "$", f"Invalid JSON: {lone or error}")) from None
     return value
 
 
