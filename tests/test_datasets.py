@@ -269,7 +269,7 @@ def test_the_fast_path_accepts_only_what_the_careful_path_accepts(seed: int, dat
     import random
 
     from message_ir.adapters import openai_chat
-    from message_ir.datasets._fast_openai import is_clean
+    from message_ir.adapters._fast_dataset_line import is_clean
     from tests.dataset_factory import valid
 
     line = json.dumps(_mutated(data, valid(random.Random(seed)))).encode()
@@ -280,7 +280,7 @@ def test_the_fast_path_accepts_only_what_the_careful_path_accepts(seed: int, dat
 def test_the_fast_path_refuses_every_broken_kind_and_takes_valid_lines() -> None:
     import random
 
-    from message_ir.datasets._fast_openai import is_clean
+    from message_ir.adapters._fast_dataset_line import is_clean
     from tests.dataset_factory import line
 
     rng = random.Random(3)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import typing
 from pathlib import Path
 from types import ModuleType
 
@@ -27,8 +28,19 @@ def test_all_lists_every_public_name_and_nothing_private() -> None:
 
 
 def test_adapters_all_lists_every_public_name() -> None:
+    # Besides `__all__`, the public names are the registered formats' modules, one per format
+    # (named in the registry only, so that a new format is its module and a registry line).
     public = {name for name in vars(message_ir.adapters) if not name.startswith("_")}
-    assert public == set(message_ir.adapters.__all__)
+    assert public - set(message_ir.adapters.__all__) == set(message_ir.adapters.FORMATS)
+    for name, declared in message_ir.adapters.FORMATS.items():
+        module = getattr(message_ir.adapters, name)
+        assert type(module) is ModuleType
+        assert module.FORMAT is declared
+        assert module.NAME == declared.name == name
+
+
+def test_format_name_is_the_registry() -> None:
+    assert typing.get_args(message_ir.adapters.FormatName) == tuple(message_ir.adapters.FORMATS)
 
 
 def _documented_assignments() -> set[str]:

@@ -13,9 +13,9 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
-from typing import BinaryIO, Final, NamedTuple, TextIO
+from typing import BinaryIO, Final, TextIO
 
 import msgspec
 
@@ -28,24 +28,10 @@ from message_ir._repair import Fix, repair_transcript
 from message_ir._safe_write import FileStamp, WriteFailed, stamp, write_file
 from message_ir._schema import transcript_schema
 from message_ir._untyped import standard_streams
-from message_ir.adapters import (
-    FORMATS,
-    Conversation,
-    FormatError,
-    anthropic,
-    claude_code,
-    codex,
-    convert,
-    detect,
-    gemini,
-    gemini_cli,
-    openai_chat,
-    openai_responses,
-    pi,
-)
+from message_ir.adapters import FORMATS, FormatError, convert, detect
 from message_ir.adapters._common import source_index
 from message_ir.adapters._surrogates import replaced as replaced_surrogates
-from message_ir.datasets import CHECKERS, check_dataset
+from message_ir.datasets import CHECKERS, DEFAULT_FORMAT, check_dataset
 
 EXIT_VALID: Final = 0
 EXIT_INVALID: Final = 1
@@ -53,26 +39,6 @@ EXIT_USAGE: Final = 2
 _PROGRESS_BYTES: Final = 8 * 1024 * 1024  # files larger than this show progress on a terminal
 _PROGRESS_INTERVAL: Final = 0.25  # seconds between progress updates
 _CHUNK: Final = 8 * 1024 * 1024  # bytes read at a time from a JSON file
-
-
-class _Adapter(NamedTuple):
-    """The functions of one adapter module that the command line uses."""
-
-    load: Callable[[bytes], Conversation]
-    dumps: Callable[[Conversation], bytes]
-    check: Callable[[bytes], tuple[Diagnostic, ...]]
-
-
-_ADAPTERS: Final[dict[str, _Adapter]] = {
-    "openai_chat": _Adapter(openai_chat.load, openai_chat.dumps, openai_chat.check),
-    "anthropic": _Adapter(anthropic.load, anthropic.dumps, anthropic.check),
-    "openai_responses": _Adapter(openai_responses.load, openai_responses.dumps, openai_responses.check),
-    "gemini": _Adapter(gemini.load, gemini.dumps, gemini.check),
-    "claude_code": _Adapter(claude_code.load, claude_code.dumps, claude_code.check),
-    "codex": _Adapter(codex.load, codex.dumps, codex.check),
-    "pi": _Adapter(pi.load, pi.dumps, pi.check),
-    "gemini_cli": _Adapter(gemini_cli.load, gemini_cli.dumps, gemini_cli.check),
-}
 
 
 class _Unreadable(Exception):
@@ -255,9 +221,9 @@ def _run(argv: Sequence[str] | None) -> int:
         if arguments.command == "check-dataset":
             return _check_dataset(arguments)
         if arguments.command == "formats":
-            width = max(map(len, FORMATS)) + 2
-            for name, description in FORMATS.items():
-                _out(f"{_cli_name(name):<{width}}{description}")
+            width = max(len(declared.cli_name) for declared in FORMATS.values()) + 2
+            for declared in FORMATS.values():
+                _out(f"{declared.cli_name:<{width}}{declared.description}")
             return EXIT_VALID
         if arguments.command == "examples":
             for name in example_names():
@@ -338,9 +304,9 @@ def _parser() -> argparse.ArgumentParser:
         "--from",
         dest="source_format",
         type=_dataset_format,
-        default="openai_chat",
+        default=DEFAULT_FORMAT,
         metavar="FORMAT",
-        help=f"the lines' format: one of {', '.join(map(_cli_name, CHECKERS))} (default: openai-chat)",
+        help=f"the lines' format: one of {', '.join(map(_cli_name, CHECKERS))} (default: {_cli_name(DEFAULT_FORMAT)})",
     )
     dataset.add_argument("-j", "--jobs", type=_positive, default=1, metavar="N", help="worker processes (default: 1)")
     dataset.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
@@ -371,7 +337,8 @@ def _positive(text: str) -> int:
 
 
 def _cli_name(name: str) -> str:
-    return name.replace("_", "-")
+    """A format's name on the command line (its declaration's `cli_name`)."""
+    return FORMATS[name].cli_name
 
 
 def _format_argument(text: str) -> str:
@@ -383,12 +350,12 @@ def _dataset_format(text: str) -> str:
 
 
 def _format_name(text: str, known: Collection[str], problem: str) -> str:
-    """The module name of a command-line format name (`openai-chat` -> `openai_chat`) among `known`."""
-    name = text.replace("-", "_")
-    if name not in known:
-        choices = ", ".join(_cli_name(each) for each in known)
-        raise argparse.ArgumentTypeError(f"{problem} {text!r} (choose from {choices})")
-    return name
+    """The name of the format among `known` whose command-line name (or name) is `text`."""
+    for name in known:
+        if text in (name, FORMATS[name].cli_name):
+            return name
+    choices = ", ".join(_cli_name(each) for each in known)
+    raise argparse.ArgumentTypeError(f"{problem} {text!r} (choose from {choices})")
 
 
 def _check_dataset(arguments: _Arguments) -> int:
@@ -404,7 +371,7 @@ def _check_dataset(arguments: _Arguments) -> int:
             raise _Unreadable(f"cannot read {_shown(path)}: {_reason(error)}") from None
     shown = _shown(paths[0]) if len(paths) == 1 else f"{len(paths)} files"
     progress = _Progress(shown, total, _stderr_is_terminal() and total > _PROGRESS_BYTES)
-    source_format = arguments.source_format or "openai_chat"
+    source_format = arguments.source_format or DEFAULT_FORMAT
     try:
         summary = check_dataset(
             paths, source_format, processes=arguments.jobs, examples=arguments.examples, progress=progress.advance
@@ -452,7 +419,7 @@ def _source_format(data: bytes, given: str | None, jsonl: bool) -> str | None:
     return detect(data)
 
 
-_LOG_FORMATS: Final = ("claude_code", "codex", "pi")
+_LOG_FORMATS: Final = tuple(declared.name for declared in FORMATS.values() if declared.json_lines)
 
 
 def _log_format(head: bytes) -> str | None:
@@ -513,7 +480,7 @@ def _diagnostic_line(name: str, diagnostic: Diagnostic, label: str = "") -> str:
 def _check_bytes(data: bytes, jsonl: bool, source_format: str | None = None) -> tuple[Diagnostic, ...]:
     adapter = _source_format(data, source_format, jsonl)
     if adapter is not None:
-        return _ADAPTERS[adapter].check(data)
+        return FORMATS[adapter].check(data)
     try:
         if jsonl:
             decode_jsonl(data)
@@ -675,7 +642,7 @@ def _changed(fixes: Sequence[Fix]) -> bool:
 
 def _repair_format(path: str, output: str | None, data: bytes, adapter: str, read_as: FileStamp | None) -> int:
     """Repair a transcript of an adapter's format and write it back in that format."""
-    module = _ADAPTERS[adapter]
+    module = FORMATS[adapter]
     try:
         conversation = module.load(data)
     except FormatError as error:
@@ -707,7 +674,7 @@ def _convert(arguments: _Arguments) -> int:
     if source is None:
         raise _Unreadable(f"{path}: cannot tell its format; name it with --from")
     try:
-        conversation = _ADAPTERS[source].load(data)
+        conversation = FORMATS[source].load(data)
     except FormatError as error:
         for diagnostic in error.diagnostics:
             _err(_diagnostic_line(path, diagnostic))
@@ -717,7 +684,7 @@ def _convert(arguments: _Arguments) -> int:
     for note in converted.notes:
         index = "-" if note.message_index is None else str(note.message_index)
         _err(f"{path}:{index}: {note.code} {note.message} (at {note.path})")
-    written = _ADAPTERS[target].dumps(converted)
+    written = FORMATS[target].dumps(converted)
     _write(arguments.output, _ended(written), read_as)
     return EXIT_VALID
 

@@ -20,7 +20,7 @@ from message_ir import (
     validate_transcript,
 )
 from message_ir.adapters import Conversation, FormatError, anthropic, convert, detect, openai_chat
-from message_ir.adapters._ids import RULES, rewrite_ids
+from message_ir.adapters._ids import rewrite_ids
 from tests.support import assert_saves_in_the_ir
 
 # --- IDs ------------------------------------------------------------------------------------
@@ -29,16 +29,16 @@ from tests.support import assert_saves_in_the_ir
 def test_ids_that_only_differ_in_forbidden_characters_stay_distinct() -> None:
     long_a, long_b = "call_" + "a" * 85 + "1", "call_" + "a" * 85 + "2"
     source = ["call.1", "call_1", "call 1", long_a, long_b]
-    new = rewrite_ids(source, RULES["anthropic"], {})
+    new = rewrite_ids(source, anthropic.FORMAT.id_rule, {})
     assert new["call_1"] == "call_1"
     assert len(set(new.values())) == len(source)
-    assert all(RULES["anthropic"].problem(value) is None for value in new.values())
-    assert rewrite_ids(source, RULES["anthropic"], {}) == new  # deterministic
+    assert all(anthropic.FORMAT.id_rule.problem(value) is None for value in new.values())
+    assert rewrite_ids(source, anthropic.FORMAT.id_rule, {}) == new  # deterministic
 
 
 def test_a_rewritten_id_never_takes_one_the_source_uses() -> None:
-    first = rewrite_ids(["call.1"], RULES["anthropic"], {})["call.1"]
-    new = rewrite_ids(["call.1", first], RULES["anthropic"], {})
+    first = rewrite_ids(["call.1"], anthropic.FORMAT.id_rule, {})["call.1"]
+    new = rewrite_ids(["call.1", first], anthropic.FORMAT.id_rule, {})
     assert new[first] == first
     assert new["call.1"] != first
 

@@ -74,7 +74,7 @@ def test_every_real_log_loads_and_writes_back_line_for_line(path: Path, module: 
     assert _same(_lines(module.dumps(conversation)), _lines(data))
     assert module.dump(conversation) == _lines(data)
     assert _same(_lines(module.dumps(module.load(_lines(data)))), _lines(data))  # the parsed lines too
-    assert detect(data) == module.FORMAT
+    assert detect(data) == module.NAME
 
 
 @pytest.mark.parametrize(("path", "module"), LOGS, ids=ids([path for path, _ in LOGS]))

@@ -24,6 +24,7 @@ from message_ir import (
 )
 from message_ir.adapters import _tools
 from message_ir.adapters._conversation import Conversation, FormatError, Instruction, Note
+from message_ir.adapters._ids import IdRule
 from message_ir.adapters._json import Unparsable, as_array, as_object, as_sequence, decode, parse
 from message_ir.adapters._records import Info, build_record, frozen_info, split_record
 
@@ -109,6 +110,7 @@ class Origins:
         self.items: list[Item] = []
         self.extra: list[Diagnostic] = []  # found while loading (arguments that are no object)
         self.tools: tuple[_tools.ToolDeclaration, ...] | None = None  # a request body's declared tools
+        self.tool_reader: _tools.ToolReader | None = None  # how the format declares them
 
     def to_source(self, diagnostic: Diagnostic) -> Diagnostic:
         """An IR diagnostic with its index and path in the source's terms."""
@@ -322,11 +324,13 @@ def parsed(format: str, source: bytes | str) -> object:
         raise FormatError(format, (error.diagnostic,)) from None
 
 
-def message_list(state: LoadState, source: object, key: str, known: Sequence[str] = ()) -> tuple[list[object], str]:
+def message_list(
+    state: LoadState, source: object, key: str, known: Sequence[str] = (), tools: _tools.ToolReader | None = None
+) -> tuple[list[object], str]:
     """The records of a bare list or of a request body's `key`, and their path prefix.
 
-    Sets the container's `meta` on `state` (the form, and a body's other fields); raises
-    `FormatError` for anything else.
+    Sets the container's `meta` on `state` (the form, and a body's other fields) and, for a
+    format that declares `tools`, the body's declarations; raises `FormatError` for anything else.
     """
     records = as_array(source)
     if records is not None:
@@ -343,7 +347,9 @@ def message_list(state: LoadState, source: object, key: str, known: Sequence[str
             except ConstructionError as error:  # a field beside the list the IR cannot hold (too deep)
                 raise FormatError(state.format, (Diagnostic("BAD_FORMAT", None, "$", error.problem),)) from None
             state.body = body
-            state.origins.tools = _tools.read_declarations(state.format, body)
+            if tools is not None:
+                state.origins.tools = _tools.read_declarations(tools, body)
+                state.origins.tool_reader = tools
             return records, f"$.{key}"
     raise FormatError(
         state.format,
@@ -411,8 +417,8 @@ def checked(
         found = [origins.to_source(diagnostic) for diagnostic in validate_transcript(conversation.messages)]
         found.extend(origins.extra)
         found.extend(rules(conversation, origins))
-        if origins.tools is not None:
-            found.extend(_tool_diagnostics(format, conversation, origins, origins.tools))
+        if origins.tools is not None and origins.tool_reader is not None:
+            found.extend(_tool_diagnostics(origins.tool_reader, conversation, origins, origins.tools))
         found.sort(key=lambda diagnostic: -1 if diagnostic.message_index is None else diagnostic.message_index)
         return tuple(found)
     except RecursionError:
@@ -455,11 +461,11 @@ def role_problem(state: LoadState, record: dict[str, object], path: str, roles: 
 
 
 def _tool_diagnostics(
-    format: str, conversation: Conversation, origins: Origins, tools: tuple[_tools.ToolDeclaration, ...]
+    reader: _tools.ToolReader, conversation: Conversation, origins: Origins, tools: tuple[_tools.ToolDeclaration, ...]
 ) -> list[Diagnostic]:
     """`check_tool_calls` in the source's terms: paths into the call's name or arguments there.
     Arguments that are not a JSON object (`BAD_TOOL_ARGUMENTS` already) are not checked again."""
-    keys = _tools.ARGUMENT_KEYS.get(format, (".name", ".arguments"))
+    keys = (reader.name_key, reader.arguments_key)
     bad_arguments = {diagnostic.path for diagnostic in origins.extra}
     found: list[Diagnostic] = []
     for diagnostic in _tools.check_tool_calls(conversation.messages, tools):
@@ -515,4 +521,14 @@ def adjacency(conversation: Conversation, origins: Origins, *, merge_turns: bool
                         f"The result for {message.tool_call_id!r} is not in the turn right after its call",
                     )
                 )
+    return found
+
+
+def id_rule_problems(origins: Origins, rule: IdRule) -> list[Diagnostic]:
+    """`BAD_TOOL_CALL_ID_FORMAT` at each call of the source whose ID breaks `rule`."""
+    found: list[Diagnostic] = []
+    for call in origins.calls:
+        problem = rule.problem(call.source_id)
+        if problem is not None:
+            found.append(Diagnostic("BAD_TOOL_CALL_ID_FORMAT", call.source_index, call.path, problem))
     return found

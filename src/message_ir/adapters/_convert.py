@@ -1,8 +1,6 @@
-"""`convert` (a conversation into another format's terms) and `detect` (which format is this?)."""
+"""`convert`: a conversation into another format's terms, by the target's declaration."""
 
 from __future__ import annotations
-
-from typing import Final, Literal, TypeAlias
 
 import msgspec
 
@@ -18,26 +16,10 @@ from message_ir import (
 from message_ir.adapters._build import NO_META
 from message_ir.adapters._common import as_conversation
 from message_ir.adapters._conversation import Conversation, Instruction, Note
-from message_ir.adapters._ids import RULES, rewrite_ids
-from message_ir.adapters._json import Unparsable, as_array, as_object, decode, encode, parse
+from message_ir.adapters._ids import rewrite_ids
+from message_ir.adapters._json import as_object, decode, encode
 from message_ir.adapters._records import PACKAGE_KEY, package_info
-
-FormatName: TypeAlias = Literal[
-    "openai_chat", "anthropic", "openai_responses", "gemini", "claude_code", "codex", "pi", "gemini_cli"
-]
-"""The name of a format, as its module is named."""
-
-FORMATS: Final[dict[str, str]] = {
-    "openai_chat": "OpenAI Chat Completions `messages` (a list, or a request body)",
-    "anthropic": "Anthropic Messages `messages` (a list, or a request body with `system`)",
-    "openai_responses": "OpenAI Responses `input` items (a list, or a request body with `instructions`)",
-    "gemini": "Gemini `contents` (a list, or a request body with `systemInstruction`)",
-    "claude_code": "Claude Code session logs (JSON Lines from ~/.claude/projects)",
-    "codex": "Codex rollout logs (JSON Lines from ~/.codex/sessions)",
-    "pi": "pi coding-agent session logs (JSON Lines from ~/.pi/agent/sessions)",
-    "gemini_cli": "gemini-cli chat recordings (JSON from ~/.gemini/tmp/<project>/chats)",
-}
-"""Every format's name and what it reads, in the order `message-ir formats` lists them."""
+from message_ir.adapters._registry import FORMATS
 
 
 def convert(conversation: Conversation | tuple[Message, ...] | list[Message], to: str) -> Conversation:
@@ -97,7 +79,7 @@ def _placed_results(messages: list[Message], notes: list[Note]) -> list[Message]
 
 
 def _rewritten_ids(messages: list[Message], to: str, notes: list[Note]) -> list[Message]:
-    rule = RULES[to]
+    rule = FORMATS[to].id_rule
     call_ids: list[str] = []
     preferred: dict[str, str] = {}
     for message in messages:
@@ -195,10 +177,8 @@ def _cleaned(index: int, message: Message, to: str, notes: list[Note]) -> Messag
             notes.append(Note("DROPPED_OPAQUE_BLOCK", index, path, f"Dropped a {block.format} `{block.kind}` block"))
             changed = True
             continue
-        if type(block) is TextBlock and block.text == "" and payload_format(to) == "anthropic":
-            notes.append(
-                Note("DROPPED_EMPTY_TEXT", index, path, "Dropped an empty text block (Anthropic refuses them)")
-            )
+        if type(block) is TextBlock and block.text == "" and FORMATS[payload_format(to)].refuses_empty_text:
+            notes.append(Note("DROPPED_EMPTY_TEXT", index, path, f"Dropped an empty text block ({to} refuses them)"))
             changed = True
             continue
         block_meta, block_dropped = _kept_meta(block.meta_json, to)
@@ -213,17 +193,6 @@ def _cleaned(index: int, message: Message, to: str, notes: list[Note]) -> Messag
     return _with_blocks(message, blocks)
 
 
-_RAW_ARGUMENTS: Final = {
-    "openai_chat": "arguments",
-    "anthropic": "input",
-    "openai_responses": "arguments",
-    "pi": "arguments",
-    "gemini": "args",
-    "gemini_cli": "args",
-}
-"""Where each format keeps a call's arguments as sent when they were not a JSON object."""
-
-
 def _without_bad_arguments(index: int, path: str, call: ToolCall, to: str, notes: list[Note]) -> ToolCall:
     """The call without the target format's record of arguments that were not a JSON object:
     the target would refuse them, so the call is written with the IR's arguments (`{}`)."""
@@ -234,8 +203,8 @@ def _without_bad_arguments(index: int, path: str, call: ToolCall, to: str, notes
     owners = (to,) if payload_format(to) == to else (payload_format(to), to)
     for owner in owners:  # where the target keeps raw arguments
         info = as_object(entries.get(owner))
-        key = _RAW_ARGUMENTS.get(owner)
-        if info is None or key is None or key not in info or not _not_an_object(info[key]):
+        key = FORMATS[owner].raw_arguments
+        if info is None or not key or key not in info or not _not_an_object(info[key]):
             continue
         kept = {name: value for name, value in info.items() if name != key}
         entries[owner] = kept
@@ -264,33 +233,24 @@ def _not_an_object(raw: object) -> bool:
     return True
 
 
-_PAYLOAD_FORMATS: Final = {"claude_code": "anthropic", "codex": "openai_responses", "gemini_cli": "gemini"}
-"""The provider format whose messages a session log's lines hold (its `meta` and opaque
-blocks are the log's own)."""
-
-
 def payload_format(name: str) -> str:
     """The format whose `meta` entries and opaque blocks `name` writes back: its own, or for
     a session log, that of the provider messages its lines hold."""
-    return _PAYLOAD_FORMATS.get(name, name)
-
-
-_SYSTEM_FIELDS: Final = {"anthropic": "system", "gemini": "systemInstruction"}
-"""The formats whose system text is one field beside the messages, and its name."""
+    return FORMATS[name].payload_format
 
 
 def _instructions(source: Conversation, to: str, messages: list[Message], notes: list[Note]) -> tuple[Instruction, ...]:
     if not source.instructions:
         return ()
     texts = [entry.text for entry in source.instructions]
-    if to in ("claude_code", "pi", "gemini_cli"):  # their logs keep no system text beside the messages
+    if not FORMATS[to].keeps_instructions:  # a log that keeps no system text beside the messages
         for entry in source.instructions:
             notes.append(
                 Note("DROPPED_INSTRUCTION", None, entry.path, f"Dropped a {entry.role} text: {to} logs keep none")
             )
         return ()
-    field = _SYSTEM_FIELDS.get(to)
-    if field is not None:
+    field = FORMATS[to].system_field
+    if field:
         if len(texts) > 1 or source.instructions[0].before not in (None, messages[0].id if messages else None):
             notes.append(
                 Note(
@@ -316,136 +276,3 @@ def _instructions(source: Conversation, to: str, messages: list[Message], notes:
         role = entry.role if entry.role in ("system", "developer") else "system"
         entries.append(Instruction(role, entry.text, entry.path, before))
     return tuple(entries)
-
-
-def detect(source: bytes | str | object) -> str | None:
-    """The name of the format `source` (JSON text or a parsed value) is in, or `None`.
-
-    `None` when it is the IR's own wire format or nothing known. A plain conversation that
-    fits both OpenAI Chat and Anthropic (only user and assistant messages with string
-    content) is `openai_chat`.
-    """
-    if type(source) is bytes or type(source) is str:
-        text = source
-        try:
-            source = parse(text)
-        except Unparsable:
-            return _detect_log(_first_lines(text))
-    records = as_array(source)
-    body = as_object(source)
-    log = _detect_log([source] if body is not None else (records or [])[:_LOG_LINES])
-    if log is not None:
-        return log
-    if (
-        body is not None
-        and as_array(body.get("messages")) is not None
-        and ("sessionId" in body or "projectHash" in body)
-    ):
-        return "gemini_cli"
-    if body is not None and as_array(body.get("contents")) is not None:
-        return "gemini"
-    if body is not None and (as_array(body.get("input")) is not None or type(body.get("input")) is str):
-        return "openai_responses"
-    if records is None and body is not None:
-        records = as_array(body.get("messages"))
-        if records is not None and ("system" in body or "max_tokens" in body):
-            return "anthropic"  # OpenAI Chat keeps system text inside `messages`
-    if records is None:
-        return None
-    return _detect_messages(records)
-
-
-_LOG_LINES: Final = 5
-"""How many lines of a log `detect` reads."""
-_CLAUDE_CODE_LINES: Final = (
-    "user",
-    "assistant",
-    "summary",
-    "system",
-    "progress",
-    "file-history-snapshot",
-    "queue-operation",
-)
-_CODEX_LINES: Final = ("session_meta", "response_item", "event_msg", "turn_context", "compacted")
-_RESPONSES_ITEMS: Final = (
-    "function_call",
-    "function_call_output",
-    "custom_tool_call",
-    "custom_tool_call_output",
-    "reasoning",
-)
-
-
-def _first_lines(source: bytes | str) -> list[object]:
-    """The values of the first lines of JSON Lines text (those that parse)."""
-    data = source.encode("utf-8", "surrogatepass") if type(source) is str else source
-    assert type(data) is bytes
-    values: list[object] = []
-    for line in data.split(b"\n", _LOG_LINES)[:_LOG_LINES]:
-        try:
-            values.append(parse(line))
-        except Unparsable:
-            continue
-    return values
-
-
-def _detect_log(lines: list[object]) -> str | None:
-    """The session-log format whose lines these are, or `None`."""
-    for value in lines:
-        line = as_object(value)
-        if line is None:
-            return None
-        line_type = line.get("type")
-        if line_type in _CODEX_LINES and "payload" in line and "timestamp" in line:
-            return "codex"
-        message = as_object(line.get("message"))
-        if line_type == "session" and "payload" not in line:
-            return "pi"
-        if (
-            line_type == "message"
-            and message is not None
-            and message.get("role") in ("user", "assistant", "toolResult")
-        ):
-            return "pi"
-        if line_type in _CLAUDE_CODE_LINES and ("sessionId" in line or "uuid" in line or "leafUuid" in line):
-            return "claude_code"
-        if line_type == "file-history-snapshot":
-            return "claude_code"
-    return None
-
-
-def _detect_messages(records: list[object]) -> str | None:
-    ir = True
-    for item in records:
-        record = as_object(item)
-        if record is None:
-            return None
-        if record.get("type") in _RESPONSES_ITEMS:
-            return "openai_responses"
-        if record.get("type") == "gemini":
-            return "gemini_cli"
-        if "parts" in record and "content" not in record:
-            return "gemini"
-        role = record.get("role")
-        if role in ("tool", "system", "developer") or "tool_calls" in record or "tool_call_id" in record:
-            return "openai_chat"
-        if role == "toolResult" or "toolCallId" in record:
-            return None
-        content = record.get("content")
-        blocks = as_array(content)
-        if blocks is not None:
-            for block_item in blocks:
-                block = as_object(block_item)
-                block_type = None if block is None else block.get("type")
-                if block_type in ("toolCall", "opaque"):
-                    return None
-                if block_type in ("tool_use", "tool_result", "thinking", "redacted_thinking", "image", "document"):
-                    return "anthropic"
-                if block_type in ("input_text", "output_text", "input_image", "input_file"):
-                    return "openai_responses"
-                if block_type in ("image_url", "input_audio", "refusal", "file"):
-                    return "openai_chat"
-        ir = ir and type(record.get("id")) is str and role in ("user", "assistant")
-    if ir and records:
-        return None
-    return "openai_chat" if records else None

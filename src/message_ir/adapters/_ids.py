@@ -1,4 +1,4 @@
-"""Tool-call ID rules per provider, and rewriting IDs to fit one without collisions."""
+"""Tool-call ID rules (each format declares its own), and rewriting IDs to fit one without collisions."""
 
 from __future__ import annotations
 
@@ -24,23 +24,17 @@ class IdRule(NamedTuple):
         return None
 
 
-_WORD: Final = re.compile(r"[A-Za-z0-9_-]+")
 _NOT_WORD: Final = re.compile(r"[^A-Za-z0-9_-]")
 
-_ANY: Final = re.compile(r".*", re.DOTALL)
-_ANTHROPIC: Final = IdRule(64, _WORD, "Anthropic accepts `^[a-zA-Z0-9_-]+$`, at most 64 characters")
-_RESPONSES: Final = IdRule(64, _ANY, "the Responses API accepts a `call_id` of at most 64")
-RULES: Final[dict[str, IdRule]] = {
-    "openai_chat": IdRule(40, _ANY, "OpenAI Chat accepts at most 40"),
-    "anthropic": _ANTHROPIC,
-    "openai_responses": _RESPONSES,
-    "claude_code": _ANTHROPIC,  # a Claude Code log holds Anthropic messages
-    "codex": _RESPONSES,  # a Codex rollout holds Responses items
-    "gemini": IdRule(1 << 20, _ANY, "Gemini accepts any non-empty ID"),
-    "pi": IdRule(1 << 20, _ANY, "pi accepts any non-empty ID"),
-    "gemini_cli": IdRule(1 << 20, _ANY, "gemini-cli accepts any non-empty ID"),
-}
-"""The rule of each format that has one."""
+WORD: Final = re.compile(r"[A-Za-z0-9_-]+")
+"""Letters, digits, `_` and `-`: what Anthropic accepts."""
+ANY: Final = re.compile(r".*", re.DOTALL)
+"""Any characters."""
+
+
+def any_id(description: str) -> IdRule:
+    """The rule of a format that takes any non-empty ID."""
+    return IdRule(1 << 20, ANY, description)
 
 
 def rewrite_ids(ids: Iterable[str], rule: IdRule, preferred: dict[str, str]) -> dict[str, str]:

@@ -1,7 +1,7 @@
 """Tool declarations: the tools a transcript was allowed to call, and its calls checked
 against them (`UNDECLARED_TOOL`, `ARGUMENTS_DO_NOT_MATCH_SCHEMA`, `BAD_TOOL_DECLARATION`).
 
-Each provider declares tools its own way; `read_declarations` reads them all into
+Each provider declares tools its own way (its format's `ToolReader`); `read_declarations` reads them into
 `ToolDeclaration`s: a `name`, the JSON Schema of the arguments (`parameters`; `None` when the
 tool takes free input or declares none), and where it stood in the source. A request body's
 `tools` (and OpenAI's older `functions`) are read by the adapter's `check`; `check_tool_calls`
@@ -15,8 +15,8 @@ still run.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Callable, Sequence
+from typing import Final, NamedTuple
 
 import msgspec
 
@@ -61,11 +61,24 @@ def tool_declaration(name: str, parameters: dict[str, object] | None = None, *, 
 # --- reading each format's declarations ----------------------------------------------------
 
 
-def read_declarations(format: str, body: dict[str, object]) -> tuple[ToolDeclaration, ...] | None:
-    """The tools a request body of `format` declares, or `None` when it declares none (then
-    nothing is checked: a transcript without declarations may call anything)."""
+class ToolReader(NamedTuple):
+    """How one format declares tools: what its `tools` list's items are, and where a call's
+    name and arguments stand in its call record (suffixes of the call's path)."""
+
+    read: Callable[[dict[str, object], str], list[ToolDeclaration]]
+    """The declarations one item of `tools` (an object, at a path) makes: none for a tool
+    called by no name (a built-in one)."""
+    name_key: str = ".name"
+    arguments_key: str = ".arguments"
+    functions: bool = False
+    """Whether a body's older `functions` list (OpenAI Chat's) declares tools too."""
+
+
+def read_declarations(reader: ToolReader, body: dict[str, object]) -> tuple[ToolDeclaration, ...] | None:
+    """The tools a request body declares, or `None` when it declares none (then nothing is
+    checked: a transcript without declarations may call anything)."""
     tools = body.get("tools")
-    functions = body.get("functions")  # OpenAI Chat's older form
+    functions = body.get("functions") if reader.functions else None
     if tools is None and functions is None:
         return None
     found: list[ToolDeclaration] = []
@@ -74,43 +87,17 @@ def read_declarations(format: str, body: dict[str, object]) -> tuple[ToolDeclara
         if items is None:
             return (ToolDeclaration("", None, "$.tools", "Expected a list of tools"),)
         for number, item in enumerate(items):
-            found.extend(_read(format, item, f"$.tools[{number}]"))
-    if functions is not None and format == "openai_chat":
-        for number, item in enumerate(as_array(functions) or []):
-            found.append(_function(as_object(item), f"$.functions[{number}]", "parameters"))
+            tool = as_object(item)
+            path = f"$.tools[{number}]"
+            found.extend(
+                [ToolDeclaration("", None, path, "Expected a tool object")] if tool is None else reader.read(tool, path)
+            )
+    for number, item in enumerate(as_array(functions) or []):
+        found.append(function(as_object(item), f"$.functions[{number}]", "parameters"))
     return tuple(found)
 
 
-def _read(format: str, item: object, path: str) -> list[ToolDeclaration]:
-    tool = as_object(item)
-    if tool is None:
-        return [ToolDeclaration("", None, path, "Expected a tool object")]
-    if format == "gemini":
-        declarations = tool.get("functionDeclarations", tool.get("function_declarations"))
-        if declarations is None:
-            return []  # a built-in tool (googleSearch, codeExecution, ...): no calls by name
-        return [
-            _gemini_function(as_object(entry), f"{path}.functionDeclarations[{number}]")
-            for number, entry in enumerate(as_array(declarations) or [])
-        ]
-    tool_type = tool.get("type")
-    if format == "openai_chat":
-        if tool_type == "function" or "function" in tool:
-            return [_function(as_object(tool.get("function")), path + ".function", "parameters")]
-        custom = as_object(tool.get("custom"))
-        return [_named(custom, path + ".custom")] if custom is not None else []
-    if format == "anthropic":
-        if "input_schema" in tool or tool_type in (None, "custom"):
-            return [_function(tool, path, "input_schema")]
-        return [_named(tool, path)] if "name" in tool else []  # a server tool, called by its name
-    if format == "openai_responses":
-        if tool_type == "function":
-            return [_function(tool, path, "parameters")]
-        return [_named(tool, path)] if "name" in tool else []  # custom and built-in tools
-    return []
-
-
-def _named(tool: dict[str, object] | None, path: str) -> ToolDeclaration:
+def named(tool: dict[str, object] | None, path: str) -> ToolDeclaration:
     """A tool declared by name only (free input)."""
     name = None if tool is None else tool.get("name")
     if type(name) is not str or not name:
@@ -118,35 +105,35 @@ def _named(tool: dict[str, object] | None, path: str) -> ToolDeclaration:
     return ToolDeclaration(name, None, path)
 
 
-def _function(tool: dict[str, object] | None, path: str, key: str) -> ToolDeclaration:
-    named = _named(tool, path)
-    if named.problem is not None or tool is None or tool.get(key) is None:
-        return named
+def function(tool: dict[str, object] | None, path: str, key: str) -> ToolDeclaration:
+    declared = named(tool, path)
+    if declared.problem is not None or tool is None or tool.get(key) is None:
+        return declared
     schema = as_object(tool[key])
     if schema is None:
-        return ToolDeclaration(named.name, None, f"{path}.{key}", "Expected the parameters' JSON Schema object")
-    return tool_declaration(named.name, schema, path=f"{path}.{key}")
+        return ToolDeclaration(declared.name, None, f"{path}.{key}", "Expected the parameters' JSON Schema object")
+    return tool_declaration(declared.name, schema, path=f"{path}.{key}")
 
 
-def _gemini_function(tool: dict[str, object] | None, path: str) -> ToolDeclaration:
+def gemini_function(tool: dict[str, object] | None, path: str) -> ToolDeclaration:
     """A Gemini function declaration: `parametersJsonSchema` is JSON Schema; `parameters` is
     Gemini's OpenAPI-style schema, read as JSON Schema with its `type` names lowercased
     (`OBJECT` -> `object`) and `nullable: true` as a `null` type."""
-    named = _named(tool, path)
-    if named.problem is not None or tool is None:
-        return named
+    declared = named(tool, path)
+    if declared.problem is not None or tool is None:
+        return declared
     for key in ("parametersJsonSchema", "parameters_json_schema"):
         if tool.get(key) is not None:
-            return _function(tool, path, key)
+            return function(tool, path, key)
     value = tool.get("parameters")
     if value is None:
-        return named
+        return declared
     schema = as_object(value)
     if schema is None:
-        return ToolDeclaration(named.name, None, f"{path}.parameters", "Expected the parameters' schema object")
+        return ToolDeclaration(declared.name, None, f"{path}.parameters", "Expected the parameters' schema object")
     converted = as_object(_openapi_to_json_schema(schema))
     assert converted is not None
-    return tool_declaration(named.name, converted, path=f"{path}.parameters")
+    return tool_declaration(declared.name, converted, path=f"{path}.parameters")
 
 
 def _openapi_to_json_schema(value: object) -> object:
@@ -260,15 +247,6 @@ def check_tool_calls(messages: Sequence[Message], tools: Sequence[ToolDeclaratio
                 text = f"Arguments of {block.name!r} fail `{error.keyword}`: {error.message}"
                 found.append(Diagnostic("ARGUMENTS_DO_NOT_MATCH_SCHEMA", index, where, text))
     return tuple(found)
-
-
-ARGUMENT_KEYS: Final = {
-    "openai_chat": (".function.name", ".function.arguments"),
-    "anthropic": (".name", ".input"),
-    "openai_responses": (".name", ".arguments"),
-    "gemini": (".functionCall.name", ".functionCall.args"),
-}
-"""Where a call's name and arguments are in each format's call record (from its path)."""
 
 
 def _location(location: tuple[str | int, ...]) -> str:

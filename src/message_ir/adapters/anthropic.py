@@ -37,11 +37,12 @@ from message_ir import (
     ToolResultMessage,
     UserMessage,
 )
-from message_ir.adapters import _common
+from message_ir.adapters import _common, _tools
 from message_ir.adapters._build import meta_raw, object_raw
 from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation
-from message_ir.adapters._ids import RULES
+from message_ir.adapters._format import Format, Recognize
+from message_ir.adapters._ids import WORD, IdRule
 from message_ir.adapters._json import as_array, as_object, encode, freeze_info
 from message_ir.adapters._records import (
     Info,
@@ -53,8 +54,11 @@ from message_ir.adapters._records import (
     source_path,
     split_record,
 )
+from message_ir.adapters._tools import ToolDeclaration, ToolReader
 
-FORMAT: Final = "anthropic"
+NAME: Final = "anthropic"
+ID_RULE: Final = IdRule(64, WORD, "Anthropic accepts `^[a-zA-Z0-9_-]+$`, at most 64 characters")
+"""The tool-call IDs its provider accepts."""
 _MESSAGE_KEYS: Final = ("role", "content")
 _TEXT_KEYS: Final = ("type", "text")
 _USE_KEYS: Final = ("type", "id", "name", "input")
@@ -62,6 +66,17 @@ _RESULT_KEYS: Final = ("type", "tool_use_id", "content")
 _RESULT_KNOWN: Final = ("type", "tool_use_id", "content", "is_error")
 TEXT_SEPARATOR: Final = "\n"
 """How the text blocks of one run of user content are joined into the IR's `content`."""
+
+
+def _declared_tool(tool: dict[str, object], path: str) -> list[ToolDeclaration]:
+    """One item of a body's `tools`: a custom tool with `input_schema`, or a server tool
+    (called by its name, if it has one)."""
+    if "input_schema" in tool or tool.get("type") in (None, "custom"):
+        return [_tools.function(tool, path, "input_schema")]
+    return [_tools.named(tool, path)] if "name" in tool else []
+
+
+_TOOLS: Final = ToolReader(_declared_tool, ".name", ".input")
 
 
 def load(source: bytes | str | object) -> Conversation:
@@ -88,20 +103,20 @@ def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
 
     Paths and message indexes point into the source's `messages`.
     """
-    return _common.checked(FORMAT, source, _load, provider_rules)
+    return _common.checked(NAME, source, _load, provider_rules)
 
 
 # --- load ---------------------------------------------------------------------------------
 
 
 def _load(source: object) -> tuple[Conversation, Origins]:
-    return _common.read_source(FORMAT, source, _read)
+    return _common.read_source(NAME, source, _read)
 
 
 def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
-    state = LoadState(FORMAT, avoid)
+    state = LoadState(NAME, avoid)
     state.trusted = trusted
-    records, prefix = _common.message_list(state, source, "messages", ("system",))
+    records, prefix = _common.message_list(state, source, "messages", ("system",), tools=_TOOLS)
     if state.body is not None and "system" in state.body and state.json_ok(state.body["system"], "$.system"):
         _system(state, state.body["system"])
     for index, item in enumerate(records):
@@ -133,7 +148,7 @@ def read_message(state: LoadState, record: dict[str, object], path: str) -> None
 
 
 def _meta(info: Info) -> msgspec.Raw:
-    return meta_raw(FORMAT, info)
+    return meta_raw(NAME, info)
 
 
 def _blocks(state: LoadState, content: object, path: str) -> list[dict[str, object]] | None:
@@ -176,7 +191,7 @@ def _system(state: LoadState, system: object) -> None:
         return
     blocks = _blocks(state, system, "$.system")
     if blocks is not None:
-        meta = make_meta(FORMAT, {"content": list[object](blocks)})
+        meta = make_meta(NAME, {"content": list[object](blocks)})
         assert meta is not None
         state.instruction("system", blocks_text(list[object](blocks)), "$.system", freeze_info(meta))
 
@@ -285,7 +300,7 @@ def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
                 ir_blocks.append(call)
             else:
                 assert type(block_type) is str
-                ir_blocks.append(OpaqueBlock(format=FORMAT, kind=block_type, data_json=object_raw(block)))
+                ir_blocks.append(OpaqueBlock(format=NAME, kind=block_type, data_json=object_raw(block)))
             block_paths.append(block_path)
     if not info and type(content) is not str:
         info["list"] = True  # without it, a lone text block would be written back as a string
@@ -325,7 +340,7 @@ def _dump(conversation: Conversation) -> object:
     system = _dump_system(conversation)
     if system is not None:
         others["system"] = system
-    return _common.container(conversation, FORMAT, "messages", records, others)
+    return _common.container(conversation, NAME, "messages", records, others)
 
 
 def render_messages(messages: Sequence[Message], restore: dict[str, str]) -> list[object]:
@@ -346,7 +361,7 @@ def render_messages(messages: Sequence[Message], restore: dict[str, str]) -> lis
             records.append(_dump_assistant(message, restore))
             continue
         assert type(message) is UserMessage or type(message) is ToolResultMessage
-        info = format_info(message.meta_json, FORMAT)
+        info = format_info(message.meta_json, NAME)
         if info.get("first") is True or open_record is None:
             close()
             open_record = (info, [], [])
@@ -388,15 +403,15 @@ def _dump_result(message: ToolResultMessage, info: Info, restore: dict[str, str]
 
 
 def _dump_assistant(message: AssistantMessage, restore: dict[str, str]) -> dict[str, object]:
-    info = format_info(message.meta_json, FORMAT)
+    info = format_info(message.meta_json, NAME)
     blocks: list[object] = []
     for block in message.content:
         if type(block) is TextBlock:
             blocks.append(
-                build_record(format_info(block.meta_json, FORMAT), _TEXT_KEYS, {"type": "text", "text": block.text})
+                build_record(format_info(block.meta_json, NAME), _TEXT_KEYS, {"type": "text", "text": block.text})
             )
         elif type(block) is OpaqueBlock:
-            if block.format == FORMAT:
+            if block.format == NAME:
                 blocks.append(block.data.thaw())
         elif type(block) is ToolCall:
             blocks.append(_dump_call(block, restore))
@@ -409,7 +424,7 @@ def _dump_assistant(message: AssistantMessage, restore: dict[str, str]) -> dict[
 
 
 def _dump_call(call: ToolCall, restore: dict[str, str]) -> dict[str, object]:
-    info = format_info(call.meta_json, FORMAT)
+    info = format_info(call.meta_json, NAME)
     call_id = _common.written_call_id(info, call.id, restore)
     arguments: object = call.arguments.thaw()
     values: dict[str, object] = {"type": "tool_use", "id": call_id, "name": call.name, "input": arguments}
@@ -426,7 +441,7 @@ def _dump_system(conversation: Conversation) -> object:
         return None
     if len(conversation.instructions) == 1:
         entry = conversation.instructions[0]
-        blocks = as_array(frozen_info(entry.meta, FORMAT).get("content"))
+        blocks = as_array(frozen_info(entry.meta, NAME).get("content"))
         if blocks is not None and blocks_text(blocks) == entry.text:
             return blocks
         return entry.text
@@ -438,12 +453,7 @@ def _dump_system(conversation: Conversation) -> object:
 
 def provider_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
     """Anthropic's rules beyond the IR's, on the merged turns."""
-    found: list[Diagnostic] = []
-    rule = RULES[FORMAT]
-    for call in origins.calls:
-        problem = rule.problem(call.source_id)
-        if problem is not None:
-            found.append(Diagnostic("BAD_TOOL_CALL_ID_FORMAT", call.source_index, call.path, problem))
+    found = _common.id_rule_problems(origins, ID_RULE)
     found.extend(_common.adjacency(conversation, origins, merge_turns=True))
     found.extend(_results_first(conversation, origins))
     return found
@@ -473,4 +483,30 @@ def _results_first(conversation: Conversation, origins: Origins) -> list[Diagnos
     return found
 
 
-__all__ = ["FORMAT", "check", "dump", "dumps", "load"]
+def _recognizes_body(body: dict[str, object]) -> bool:
+    return as_array(body.get("messages")) is not None and ("system" in body or "max_tokens" in body)
+
+
+FORMAT: Final = Format(
+    name=NAME,
+    cli_name="anthropic",
+    description="Anthropic Messages `messages` (a list, or a request body with `system`)",
+    load=load,
+    dump=dump,
+    dumps=dumps,
+    check=check,
+    id_rule=ID_RULE,
+    recognize=Recognize(
+        body=_recognizes_body,
+        block_types=frozenset({"tool_use", "tool_result", "thinking", "redacted_thinking", "image", "document"}),
+    ),
+    raw_arguments="input",
+    refuses_empty_text=True,
+    system_field="system",
+    tools=_TOOLS,
+    dataset_line=True,
+)
+"""The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
+
+
+__all__ = ["FORMAT", "NAME", "check", "dump", "dumps", "load"]

@@ -28,10 +28,11 @@ from message_ir.adapters import _common, _log, anthropic
 from message_ir.adapters._build import NO_META, object_raw
 from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation
+from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._json import as_array, as_object
 from message_ir.adapters._records import Info, format_info
 
-FORMAT: Final = "claude_code"
+NAME: Final = "claude_code"
 _PAYLOAD: Final = "message"
 _SESSION_FIELDS: Final = (
     "parentUuid",
@@ -69,18 +70,18 @@ def dumps(conversation: Conversation | tuple[Message, ...] | list[Message]) -> b
 def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
     """Every problem Anthropic would answer with a 400 on resuming this session, and the IR's
     own; never raises. `message_index` is the 0-based line."""
-    return _common.checked(FORMAT, source, _load, anthropic.provider_rules)
+    return _common.checked(NAME, source, _load, anthropic.provider_rules)
 
 
 # --- load ---------------------------------------------------------------------------------
 
 
 def _load(source: object) -> tuple[Conversation, Origins]:
-    return _common.read_source(FORMAT, source, _read, lines=True)
+    return _common.read_source(NAME, source, _read, lines=True)
 
 
 def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
-    state = LoadState(FORMAT, avoid)
+    state = LoadState(NAME, avoid)
     state.trusted = trusted
     values = _log.read_lines(state, source)
     kept: list[object] = []
@@ -115,7 +116,7 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
                 continue
             assistants[message_id] = start
         first: Info = {"blocks": len(last.content)} if type(last) is AssistantMessage else {}
-        _log.mark(state, start, FORMAT, number, line_envelope, first)
+        _log.mark(state, start, NAME, number, line_envelope, first)
     state.container_meta = _log.kept_meta(state, kept)
     return state
 
@@ -124,27 +125,27 @@ def _fold(state: LoadState, into: int, part: AssistantMessage, line: int, line_e
     """Join the assistant message just read from `line` onto message `into` (same `message.id`)."""
     first = state.messages[into]
     assert type(first) is AssistantMessage
-    info = format_info(first.meta_json, FORMAT)
+    info = format_info(first.meta_json, NAME)
     more = list(as_array(info.get("more")) or [])
     more.append(
         {
             "line": line,
             "envelope": line_envelope,
-            "anthropic": format_info(part.meta_json, anthropic.FORMAT),
+            "anthropic": format_info(part.meta_json, anthropic.NAME),
             "blocks": len(part.content),
         }
     )
     info["more"] = more
     joined = AssistantMessage(id=first.id, content=first.content + part.content, meta_json=first.meta_json)
     state.fold_last(into, joined)
-    state.messages[into] = _log.with_info(state, f"$[{line}]", joined, FORMAT, info)
+    state.messages[into] = _log.with_info(state, f"$[{line}]", joined, NAME, info)
 
 
 # --- dump ---------------------------------------------------------------------------------
 
 
 def _dump(conversation: Conversation) -> list[object]:
-    own = conversation.format == FORMAT
+    own = conversation.format == NAME
     placement = _log.Placement()
     restore: dict[str, str] = {}
     previous: dict[str, object] | None = None  # the envelope of the latest message line
@@ -152,12 +153,12 @@ def _dump(conversation: Conversation) -> list[object]:
     index = 0
     while index < len(messages):
         message = messages[index]
-        line, line_envelope = _log.line_of(message, FORMAT)
+        line, line_envelope = _log.line_of(message, NAME)
         group = [message]
         index += 1
         if type(message) is not AssistantMessage and line is not None:
             while index < len(messages) and type(messages[index]) is not AssistantMessage:
-                next_line, next_envelope = _log.line_of(messages[index], FORMAT)
+                next_line, next_envelope = _log.line_of(messages[index], NAME)
                 if next_line != line or next_envelope is not None:
                     break
                 group.append(messages[index])
@@ -175,7 +176,7 @@ def _dump(conversation: Conversation) -> list[object]:
             if written is not None:
                 previous = written
         placement.add(lines)
-    return placement.lines(_log.kept_lines(conversation.meta, FORMAT) if own else [])
+    return placement.lines(_log.kept_lines(conversation.meta, NAME) if own else [])
 
 
 def _assistant_lines(
@@ -187,13 +188,13 @@ def _assistant_lines(
 ) -> _log.Lines:
     """The lines of one assistant message: its blocks split over the lines they came from
     (what is left over goes to the last line)."""
-    info = format_info(message.meta_json, FORMAT)
+    info = format_info(message.meta_json, NAME)
     if line_envelope is None:
         line, line_envelope = None, _new_envelope(previous, "assistant", message.id)
     parts: list[tuple[int | None, dict[str, object], Info, int]] = []
     count = info.get("blocks")
     parts.append(
-        (line, line_envelope, format_info(message.meta_json, anthropic.FORMAT), count if type(count) is int else 0)
+        (line, line_envelope, format_info(message.meta_json, anthropic.NAME), count if type(count) is int else 0)
     )
     for item in as_array(info.get("more")) or []:
         entry = as_object(item) or {}
@@ -207,7 +208,7 @@ def _assistant_lines(
         end = len(message.content) if number == len(parts) - 1 else min(start + count, len(message.content))
         blocks: Sequence[AssistantBlock] = message.content[start:end]
         start = end
-        meta = object_raw({anthropic.FORMAT: part_info}) if part_info else NO_META
+        meta = object_raw({anthropic.NAME: part_info}) if part_info else NO_META
         part = AssistantMessage(id=message.id, content=tuple(blocks), meta_json=meta)
         payload = anthropic.render_messages([part], restore)[0]
         lines.append((part_line, _log.filled(part_envelope, _PAYLOAD, payload)))
@@ -225,10 +226,45 @@ def _new_envelope(previous: dict[str, object] | None, kind: str, message_id: str
         line["parentUuid"] = previous["uuid"]
     line["type"] = kind
     line[_PAYLOAD] = None
-    line["uuid"] = _log.new_uuid(FORMAT, session, message_id)
+    line["uuid"] = _log.new_uuid(NAME, session, message_id)
     if previous is not None and "timestamp" in previous:
         line["timestamp"] = previous["timestamp"]
     return line
 
 
-__all__ = ["FORMAT", "check", "dump", "dumps", "load"]
+_LINE_TYPES: Final = (
+    "user",
+    "assistant",
+    "summary",
+    "system",
+    "progress",
+    "file-history-snapshot",
+    "queue-operation",
+)
+
+
+def _recognizes_line(line: dict[str, object]) -> bool:
+    line_type = line.get("type")
+    return line_type == "file-history-snapshot" or (
+        line_type in _LINE_TYPES and ("sessionId" in line or "uuid" in line or "leafUuid" in line)
+    )
+
+
+FORMAT: Final = Format(
+    name=NAME,
+    cli_name="claude-code",
+    description="Claude Code session logs (JSON Lines from ~/.claude/projects)",
+    load=load,
+    dump=dump,
+    dumps=dumps,
+    check=check,
+    id_rule=anthropic.FORMAT.id_rule,  # a Claude Code log holds Anthropic messages
+    recognize=Recognize(line=_recognizes_line),
+    payload=anthropic.NAME,
+    json_lines=True,
+    keeps_instructions=False,
+)
+"""The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
+
+
+__all__ = ["FORMAT", "NAME", "check", "dump", "dumps", "load"]

@@ -23,10 +23,11 @@ from message_ir import Diagnostic, Message
 from message_ir.adapters import _common, _log, openai_responses
 from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation, Instruction
+from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._json import as_object
 from message_ir.adapters._records import Info, format_info, frozen_info
 
-FORMAT: Final = "codex"
+NAME: Final = "codex"
 _PAYLOAD: Final = "payload"
 
 
@@ -52,15 +53,15 @@ def dumps(conversation: Conversation | tuple[Message, ...] | list[Message]) -> b
 def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
     """Every problem the Responses API would refuse on resuming this rollout, and the IR's
     own; never raises. `message_index` is the 0-based line."""
-    return _common.checked(FORMAT, source, _load, openai_responses.provider_rules)
+    return _common.checked(NAME, source, _load, openai_responses.provider_rules)
 
 
 def _load(source: object) -> tuple[Conversation, Origins]:
-    return _common.read_source(FORMAT, source, _read, lines=True)
+    return _common.read_source(NAME, source, _read, lines=True)
 
 
 def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
-    state = LoadState(FORMAT, avoid)
+    state = LoadState(NAME, avoid)
     state.trusted = trusted
     values = _log.read_lines(state, source)
     kept: list[object] = []
@@ -75,7 +76,7 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
         if line is None or item is None:
             kept.append([number, value])
             continue
-        tag = (FORMAT, {"line": number, "envelope": _log.envelope(line, _PAYLOAD)})
+        tag = (NAME, {"line": number, "envelope": _log.envelope(line, _PAYLOAD)})
         openai_responses.read_item(state, run, item, path + ".payload", tag)
     run.close(state)
     state.container_meta = _log.kept_meta(state, kept)
@@ -83,7 +84,7 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
 
 
 def _dump(conversation: Conversation) -> list[object]:
-    own = conversation.format == FORMAT
+    own = conversation.format == NAME
     placement = _log.Placement()
     renderer = openai_responses.Renderer()
     previous: dict[str, object] | None = None
@@ -103,13 +104,36 @@ def _dump(conversation: Conversation) -> list[object]:
         placement.add(lines)
 
     def message(entry: Message) -> None:
-        write([(item, format_info(meta, FORMAT)) for item, meta in renderer.message(entry)])
+        write([(item, format_info(meta, NAME)) for item, meta in renderer.message(entry)])
 
     def instruction(entry: Instruction) -> None:
-        write([(renderer.instruction(entry), frozen_info(entry.meta, FORMAT))])
+        write([(renderer.instruction(entry), frozen_info(entry.meta, NAME))])
 
     _common.interleave(conversation, message, instruction)
-    return placement.lines(_log.kept_lines(conversation.meta, FORMAT) if own else [])
+    return placement.lines(_log.kept_lines(conversation.meta, NAME) if own else [])
 
 
-__all__ = ["FORMAT", "check", "dump", "dumps", "load"]
+_LINE_TYPES: Final = ("session_meta", "response_item", "event_msg", "turn_context", "compacted")
+
+
+def _recognizes_line(line: dict[str, object]) -> bool:
+    return line.get("type") in _LINE_TYPES and "payload" in line and "timestamp" in line
+
+
+FORMAT: Final = Format(
+    name=NAME,
+    cli_name="codex",
+    description="Codex rollout logs (JSON Lines from ~/.codex/sessions)",
+    load=load,
+    dump=dump,
+    dumps=dumps,
+    check=check,
+    id_rule=openai_responses.FORMAT.id_rule,  # a Codex rollout holds Responses items
+    recognize=Recognize(line=_recognizes_line),
+    payload=openai_responses.NAME,
+    json_lines=True,
+)
+"""The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
+
+
+__all__ = ["FORMAT", "NAME", "check", "dump", "dumps", "load"]

@@ -49,14 +49,17 @@ from message_ir import (
     ToolResultMessage,
     UserMessage,
 )
-from message_ir.adapters import _common
+from message_ir.adapters import _common, _tools
 from message_ir.adapters._build import meta_raw, object_raw
 from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation, Note
+from message_ir.adapters._format import Format, Recognize
+from message_ir.adapters._ids import any_id
 from message_ir.adapters._json import as_array, as_object, encode, freeze_info
 from message_ir.adapters._records import Info, build_record, format_info, frozen_info, make_meta, split_record
+from message_ir.adapters._tools import ToolDeclaration, ToolReader
 
-FORMAT: Final = "gemini"
+NAME: Final = "gemini"
 _CONTENT_KEYS: Final = ("role", "parts")
 _CALL_KEYS: Final = ("id", "name", "args")
 _RESPONSE_KEYS: Final = ("id", "name", "response")
@@ -68,6 +71,19 @@ _SIGNATURES: Final = ("thoughtSignature", "thought_signature")
 _USER_ROLES: Final = ("user", "function")
 TEXT_SEPARATOR: Final = "\n"
 """How the text parts of one run of user content are joined into the IR's `content`."""
+
+
+def _declared_tool(tool: dict[str, object], path: str) -> list[ToolDeclaration]:
+    """One item of a body's `tools`: its function declarations (none for a built-in tool,
+    such as `googleSearch`, which nothing calls by name)."""
+    declarations = tool.get("functionDeclarations", tool.get("function_declarations"))
+    return [
+        _tools.gemini_function(as_object(entry), f"{path}.functionDeclarations[{number}]")
+        for number, entry in enumerate(as_array(declarations) or [])
+    ]
+
+
+_TOOLS: Final = ToolReader(_declared_tool, ".functionCall.name", ".functionCall.args")
 
 
 def load(source: bytes | str | object) -> Conversation:
@@ -94,7 +110,7 @@ def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
 
     Paths and message indexes point into the source's `contents`.
     """
-    return _common.checked(FORMAT, source, _load, provider_rules)
+    return _common.checked(NAME, source, _load, provider_rules)
 
 
 # --- the pieces both Gemini formats read --------------------------------------------------
@@ -261,7 +277,7 @@ def _part_info(part: dict[str, object], key: str) -> Info:
 
 
 def _meta(info: Info) -> msgspec.Raw:
-    return meta_raw(FORMAT, info)
+    return meta_raw(NAME, info)
 
 
 def parts_text(parts: list[object]) -> str:
@@ -317,7 +333,7 @@ def read_model_parts(
                 if part.get("thought") is True
                 else next((name for name in part if name not in _SIGNATURES), "part")
             )
-            blocks.append(OpaqueBlock(format=FORMAT, kind=kind, data_json=object_raw(part)))
+            blocks.append(OpaqueBlock(format=NAME, kind=kind, data_json=object_raw(part)))
         paths.append(part_path)
     return blocks, paths
 
@@ -327,9 +343,9 @@ def written_model_parts(blocks: Sequence[AssistantBlock], restore: dict[str, str
     parts: list[object] = []
     for block in blocks:
         if type(block) is TextBlock:
-            parts.append(build_record(format_info(block.meta_json, FORMAT), _TEXT_KEYS, {"text": block.text}))
+            parts.append(build_record(format_info(block.meta_json, NAME), _TEXT_KEYS, {"text": block.text}))
         elif type(block) is OpaqueBlock:
-            if block.format == FORMAT:
+            if block.format == NAME:
                 parts.append(block.data.thaw())
         elif type(block) is ToolCall:
             parts.append(_written_call(block, restore))
@@ -337,7 +353,7 @@ def written_model_parts(blocks: Sequence[AssistantBlock], restore: dict[str, str
 
 
 def _written_call(call: ToolCall, restore: dict[str, str]) -> dict[str, object]:
-    info = format_info(call.meta_json, FORMAT)
+    info = format_info(call.meta_json, NAME)
     call_info = as_object(info.get("call")) or {}
     values: dict[str, object] = {}
     if call_info.get("no_id") is not True:
@@ -375,19 +391,19 @@ def written_response(message: ToolResultMessage, info: Info, restore: dict[str, 
 
 
 def _load(source: object) -> tuple[Conversation, Origins]:
-    return _common.read_source(FORMAT, source, _read)
+    return _common.read_source(NAME, source, _read)
 
 
 def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
-    state = LoadState(FORMAT, avoid)
+    state = LoadState(NAME, avoid)
     state.trusted = trusted
-    records, prefix = _common.message_list(state, source, "contents", _SYSTEM)
+    records, prefix = _common.message_list(state, source, "contents", _SYSTEM, tools=_TOOLS)
     if state.body is not None:
         key = field(state.body, _SYSTEM)
         if key == _SYSTEM[1] and state.container_meta is not None:
-            meta = frozen_info(state.container_meta, FORMAT)
+            meta = frozen_info(state.container_meta, NAME)
             meta["snake_system"] = True
-            state.container_meta = freeze_info({FORMAT: meta})
+            state.container_meta = freeze_info({NAME: meta})
         if key is not None and state.json_ok(state.body[key], f"$.{key}"):
             _system(state, state.body[key], key)
     pairing = Pairing()
@@ -410,7 +426,7 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
 def _system(state: LoadState, value: object, key: str) -> None:
     path = f"$.{key}"
     if type(value) is str:
-        state.instruction("system", value, path, freeze_info({FORMAT: {"string": True}}))
+        state.instruction("system", value, path, freeze_info({NAME: {"string": True}}))
         return
     content = as_object(value)
     parts = None if content is None else read_parts(state, content.get("parts"), path + ".parts", outside=True)
@@ -419,7 +435,7 @@ def _system(state: LoadState, value: object, key: str) -> None:
     if content is None or parts is None:
         return
     text = parts_text(list[object](parts))
-    meta = None if content == {"parts": [{"text": text}]} else make_meta(FORMAT, {"content": content})
+    meta = None if content == {"parts": [{"text": text}]} else make_meta(NAME, {"content": content})
     state.instruction("system", text, path, None if meta is None else freeze_info(meta))
 
 
@@ -489,12 +505,12 @@ def read_user_parts(state: LoadState, pairing: Pairing, parts: list[dict[str, ob
 def _dump(conversation: Conversation) -> object:
     records = render_contents(conversation.messages, {})
     others: dict[str, object] = {}
-    info = frozen_info(conversation.meta, FORMAT) if conversation.format == FORMAT else {}
+    info = frozen_info(conversation.meta, NAME) if conversation.format == NAME else {}
     key = _SYSTEM[1] if info.get("snake_system") is True else _SYSTEM[0]
     system = _dump_system(conversation)
     if system is not None:
         others[key] = system
-    return _common.container(conversation, FORMAT, "contents", records, others)
+    return _common.container(conversation, NAME, "contents", records, others)
 
 
 def render_contents(messages: Sequence[Message], restore: dict[str, str]) -> list[object]:
@@ -514,7 +530,7 @@ def render_contents(messages: Sequence[Message], restore: dict[str, str]) -> lis
             open_record = None
 
     for message in messages:
-        info = format_info(message.meta_json, FORMAT)
+        info = format_info(message.meta_json, NAME)
         if type(message) is AssistantMessage:
             close()
             parts = written_model_parts(message.content, restore)
@@ -544,7 +560,7 @@ def _dump_system(conversation: Conversation) -> object:
         return None
     if len(conversation.instructions) == 1:
         entry = conversation.instructions[0]
-        info = frozen_info(entry.meta, FORMAT)
+        info = frozen_info(entry.meta, NAME)
         if info.get("string") is True:
             return entry.text
         content = as_object(info.get("content"))
@@ -595,4 +611,30 @@ def _response_counts(conversation: Conversation, origins: Origins) -> list[Diagn
     return found
 
 
-__all__ = ["FORMAT", "check", "dump", "dumps", "load"]
+def _recognizes_body(body: dict[str, object]) -> bool:
+    return as_array(body.get("contents")) is not None
+
+
+def _recognizes_record(record: dict[str, object]) -> bool:
+    return "parts" in record and "content" not in record
+
+
+FORMAT: Final = Format(
+    name=NAME,
+    cli_name="gemini",
+    description="Gemini `contents` (a list, or a request body with `systemInstruction`)",
+    load=load,
+    dump=dump,
+    dumps=dumps,
+    check=check,
+    id_rule=any_id("Gemini accepts any non-empty ID"),
+    recognize=Recognize(body=_recognizes_body, record=_recognizes_record),
+    raw_arguments="args",
+    system_field="systemInstruction",
+    tools=_TOOLS,
+    dataset_line=True,
+)
+"""The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
+
+
+__all__ = ["FORMAT", "NAME", "check", "dump", "dumps", "load"]

@@ -48,10 +48,12 @@ from message_ir.adapters import _common, _log, gemini
 from message_ir.adapters._build import meta_raw, object_raw
 from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation
+from message_ir.adapters._format import Format, Recognize
+from message_ir.adapters._ids import any_id
 from message_ir.adapters._json import as_array, as_object, encode
 from message_ir.adapters._records import Info, build_record, format_info, split_record
 
-FORMAT: Final = "gemini_cli"
+NAME: Final = "gemini_cli"
 _RECORD_KEYS: Final = ("type", "content", "toolCalls")
 _USER_RECORD_KEYS: Final = ("type", "content")
 _CALL_KEYS: Final = ("id", "name", "args", "result")
@@ -79,7 +81,7 @@ def dumps(conversation: Conversation | tuple[Message, ...] | list[Message]) -> b
 
 def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
     """The IR's diagnostics of the recording and arguments that are not an object; never raises."""
-    return _common.checked(FORMAT, source, _load, _no_rules)
+    return _common.checked(NAME, source, _load, _no_rules)
 
 
 def _no_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
@@ -90,11 +92,11 @@ def _no_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
 
 
 def _load(source: object) -> tuple[Conversation, Origins]:
-    return _common.read_source(FORMAT, source, _read)
+    return _common.read_source(NAME, source, _read)
 
 
 def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
-    state = LoadState(FORMAT, avoid)
+    state = LoadState(NAME, avoid)
     state.trusted = trusted
     records, prefix = _common.message_list(state, source, "messages")
     pairing = gemini.Pairing()
@@ -125,7 +127,7 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
                 if "content" not in record:
                     record_info["no_content"] = True  # absent stays absent
                 info["record"] = record_info
-            state.messages[number] = _log.with_info(state, path, state.messages[number], FORMAT, info)
+            state.messages[number] = _log.with_info(state, path, state.messages[number], NAME, info)
     state.container_meta = _log.kept_meta(state, kept, prefix)
     return state
 
@@ -196,7 +198,7 @@ def _gemini(state: LoadState, pairing: gemini.Pairing, record: dict[str, object]
 
 
 def _meta(info: Info) -> msgspec.Raw:
-    return meta_raw(FORMAT, info)
+    return meta_raw(NAME, info)
 
 
 def _call(state: LoadState, message_index: int, call: dict[str, object], path: str) -> ToolCall | None:
@@ -276,7 +278,7 @@ class _Writer:
     """Writes IR messages as records, each call's results into the call."""
 
     def __init__(self, conversation: Conversation) -> None:
-        self.own = conversation.format == FORMAT
+        self.own = conversation.format == NAME
         self.placement = _log.Placement()
         self.restore: dict[str, str] = {}
         # IR call ID -> its written records whose `result` is still to be filled, in order (two
@@ -287,7 +289,7 @@ class _Writer:
         self.previous: dict[str, object] | None = None
 
     def message(self, message: Message) -> None:
-        info = format_info(message.meta_json, FORMAT)
+        info = format_info(message.meta_json, NAME)
         line = info.get("line")
         if type(message) is AssistantMessage:
             self.close()
@@ -305,7 +307,7 @@ class _Writer:
         if not self.group:
             return
         first = self.group[0]
-        info = format_info(first.meta_json, FORMAT)
+        info = format_info(first.meta_json, NAME)
         record_info = as_object(info.get("record")) or {}
         content: object
         if len(self.group) == 1 and type(first) is UserMessage and not gemini_info(first):
@@ -327,7 +329,7 @@ class _Writer:
     def _new(self, values: dict[str, object]) -> dict[str, object]:
         """A record the package writes: an ID and the timestamp of the record before it."""
         previous = self.previous or {}
-        record: dict[str, object] = {"id": _log.new_uuid(FORMAT, encode(values).decode(), str(previous.get("id")))}
+        record: dict[str, object] = {"id": _log.new_uuid(NAME, encode(values).decode(), str(previous.get("id")))}
         if "timestamp" in previous:
             record["timestamp"] = previous["timestamp"]
         record.update(values)
@@ -340,7 +342,7 @@ class _Writer:
         for block in message.content:
             if type(block) is not ToolCall:
                 in_content.append(block)
-            elif parts and "call" not in format_info(block.meta_json, FORMAT) and gemini_info(block):
+            elif parts and "call" not in format_info(block.meta_json, NAME) and gemini_info(block):
                 in_content.append(block)  # a `functionCall` part of the content
             else:
                 calls.append(block)
@@ -359,7 +361,7 @@ class _Writer:
         return build_record(record_info, _RECORD_KEYS, values) if "record" in info else self._new(values)
 
     def _call(self, call: ToolCall) -> dict[str, object]:
-        info = format_info(call.meta_json, FORMAT)
+        info = format_info(call.meta_json, NAME)
         call_info = as_object(info.get("call")) or {}
         values: dict[str, object] = {"id": _common.written_call_id(info, call.id, self.restore), "name": call.name}
         arguments: object = call.arguments.thaw()
@@ -395,7 +397,7 @@ class _Writer:
 
 def gemini_info(value: Message | ToolCall) -> Info:
     """What the `gemini` reader kept of a message or call (parts, a response's fields)."""
-    return format_info(value.meta_json, gemini.FORMAT)
+    return format_info(value.meta_json, gemini.NAME)
 
 
 def _dump(conversation: Conversation) -> object:
@@ -403,9 +405,34 @@ def _dump(conversation: Conversation) -> object:
     for message in conversation.messages:
         writer.message(message)
     writer.close()
-    kept = _log.kept_lines(conversation.meta, FORMAT) if writer.own else []
+    kept = _log.kept_lines(conversation.meta, NAME) if writer.own else []
     records = writer.placement.lines(kept)
-    return _common.container(conversation, FORMAT, "messages", records, {})
+    return _common.container(conversation, NAME, "messages", records, {})
 
 
-__all__ = ["FORMAT", "check", "dump", "dumps", "load"]
+def _recognizes_body(body: dict[str, object]) -> bool:
+    return as_array(body.get("messages")) is not None and ("sessionId" in body or "projectHash" in body)
+
+
+def _recognizes_record(record: dict[str, object]) -> bool:
+    return record.get("type") == "gemini"
+
+
+FORMAT: Final = Format(
+    name=NAME,
+    cli_name="gemini-cli",
+    description="gemini-cli chat recordings (JSON from ~/.gemini/tmp/<project>/chats)",
+    load=load,
+    dump=dump,
+    dumps=dumps,
+    check=check,
+    id_rule=any_id("gemini-cli accepts any non-empty ID"),
+    recognize=Recognize(body=_recognizes_body, record=_recognizes_record),
+    payload=gemini.NAME,
+    raw_arguments="args",
+    keeps_instructions=False,
+)
+"""The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
+
+
+__all__ = ["FORMAT", "NAME", "check", "dump", "dumps", "load"]

@@ -35,11 +35,13 @@ from message_ir import (
     ToolResultMessage,
     UserMessage,
 )
-from message_ir.adapters import _common
+from message_ir.adapters import _common, _tools
 from message_ir.adapters._build import meta_raw, object_raw
 from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation, Instruction
-from message_ir.adapters._ids import RULES
+from message_ir.adapters._fast_dataset_line import is_clean
+from message_ir.adapters._format import Format, Recognize
+from message_ir.adapters._ids import ANY, IdRule
 from message_ir.adapters._json import as_array, as_object, encode, freeze_info
 from message_ir.adapters._records import (
     Info,
@@ -51,8 +53,11 @@ from message_ir.adapters._records import (
     source_path,
     split_record,
 )
+from message_ir.adapters._tools import ToolDeclaration, ToolReader
 
-FORMAT: Final = "openai_chat"
+NAME: Final = "openai_chat"
+ID_RULE: Final = IdRule(40, ANY, "OpenAI Chat accepts at most 40")
+"""The tool-call IDs its provider accepts."""
 _ROLES: Final = ("system", "developer", "user", "assistant", "tool")
 _USER_KEYS: Final = ("role", "content")
 _ASSISTANT_KEYS: Final = ("role", "content", "tool_calls")
@@ -62,6 +67,17 @@ _FUNCTION_KEYS: Final = ("name", "arguments")
 _PART_KEYS: Final = ("type", "text")
 PART_SEPARATOR: Final = "\n"
 """How the text parts of one message are joined into the IR's `content`."""
+
+
+def _declared_tool(tool: dict[str, object], path: str) -> list[ToolDeclaration]:
+    """One item of a body's `tools`: a function, or a custom tool (free input)."""
+    if tool.get("type") == "function" or "function" in tool:
+        return [_tools.function(as_object(tool.get("function")), path + ".function", "parameters")]
+    custom = as_object(tool.get("custom"))
+    return [_tools.named(custom, path + ".custom")] if custom is not None else []
+
+
+_TOOLS: Final = ToolReader(_declared_tool, ".function.name", ".function.arguments", functions=True)
 
 
 def load(source: bytes | str | object) -> Conversation:
@@ -88,20 +104,20 @@ def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
 
     Paths and message indexes point into the source's `messages`.
     """
-    return _common.checked(FORMAT, source, _load, _provider_rules)
+    return _common.checked(NAME, source, _load, _provider_rules)
 
 
 # --- load ---------------------------------------------------------------------------------
 
 
 def _load(source: object) -> tuple[Conversation, Origins]:
-    return _common.read_source(FORMAT, source, _read)
+    return _common.read_source(NAME, source, _read)
 
 
 def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
-    state = LoadState(FORMAT, avoid)
+    state = LoadState(NAME, avoid)
     state.trusted = trusted
-    records, prefix = _common.message_list(state, source, "messages")
+    records, prefix = _common.message_list(state, source, "messages", tools=_TOOLS)
     for index, item in enumerate(records):
         state.at(index)
         path = source_path(prefix, index)
@@ -172,7 +188,7 @@ def _instruction(state: LoadState, role: str, record: dict[str, object], path: s
     info = split_record(record, ("role", "content"), _USER_KEYS)
     if parts is not None:
         info["content"] = parts
-    meta = make_meta(FORMAT, info)
+    meta = make_meta(NAME, info)
     state.instruction(role, text, path, None if meta is None else freeze_info(meta))
 
 
@@ -189,7 +205,7 @@ def _user(state: LoadState, record: dict[str, object], path: str) -> None:
 
 
 def _meta(info: Info) -> msgspec.Raw:
-    return meta_raw(FORMAT, info)
+    return meta_raw(NAME, info)
 
 
 def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
@@ -222,7 +238,7 @@ def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
                 blocks.append(TextBlock(text=text, meta_json=_meta(split_record(part, _PART_KEYS, _PART_KEYS))))
             else:
                 assert type(part_type) is str
-                blocks.append(OpaqueBlock(format=FORMAT, kind=part_type or "part", data_json=object_raw(part)))
+                blocks.append(OpaqueBlock(format=NAME, kind=part_type or "part", data_json=object_raw(part)))
             block_paths.append(part_path)
     calls_value = record.get("tool_calls")
     calls = as_array(calls_value)
@@ -329,17 +345,17 @@ def _dump(conversation: Conversation) -> object:
 
     def render(message: Message) -> None:
         if type(message) is UserMessage:
-            records.append(_dump_text_record(message.content, format_info(message.meta_json, FORMAT), "user"))
+            records.append(_dump_text_record(message.content, format_info(message.meta_json, NAME), "user"))
         elif type(message) is AssistantMessage:
             records.append(_dump_assistant(message, restore))
         elif type(message) is ToolResultMessage:
             records.append(_dump_tool(message, restore))
 
     def instruction(entry: Instruction) -> None:
-        records.append(_dump_text_record(entry.text, frozen_info(entry.meta, FORMAT), entry.role))
+        records.append(_dump_text_record(entry.text, frozen_info(entry.meta, NAME), entry.role))
 
     _common.interleave(conversation, render, instruction)
-    return _common.container(conversation, FORMAT, "messages", records, {})
+    return _common.container(conversation, NAME, "messages", records, {})
 
 
 def _dump_text_record(text: str, info: Info, role: str) -> dict[str, object]:
@@ -350,7 +366,7 @@ def _dump_text_record(text: str, info: Info, role: str) -> dict[str, object]:
 
 
 def _dump_assistant(message: AssistantMessage, restore: dict[str, str]) -> dict[str, object]:
-    info = format_info(message.meta_json, FORMAT)
+    info = format_info(message.meta_json, NAME)
     texts: list[str] = []
     parts: list[object] = []
     calls: list[object] = []
@@ -358,10 +374,10 @@ def _dump_assistant(message: AssistantMessage, restore: dict[str, str]) -> dict[
         if type(block) is TextBlock:
             texts.append(block.text)
             parts.append(
-                build_record(format_info(block.meta_json, FORMAT), _PART_KEYS, {"type": "text", "text": block.text})
+                build_record(format_info(block.meta_json, NAME), _PART_KEYS, {"type": "text", "text": block.text})
             )
         elif type(block) is OpaqueBlock:
-            if block.format == FORMAT:
+            if block.format == NAME:
                 parts.append(block.data.thaw())
         elif type(block) is ToolCall:
             calls.append(_dump_call(block, restore))
@@ -380,7 +396,7 @@ def _dump_assistant(message: AssistantMessage, restore: dict[str, str]) -> dict[
 
 
 def _dump_call(call: ToolCall, restore: dict[str, str]) -> dict[str, object]:
-    info = format_info(call.meta_json, FORMAT)
+    info = format_info(call.meta_json, NAME)
     call_id = _common.written_call_id(info, call.id, restore)
     raw = info.get("arguments")
     text = bytes(call.arguments_json)
@@ -395,7 +411,7 @@ def _dump_call(call: ToolCall, restore: dict[str, str]) -> dict[str, object]:
 
 
 def _dump_tool(message: ToolResultMessage, restore: dict[str, str]) -> dict[str, object]:
-    info = format_info(message.meta_json, FORMAT)
+    info = format_info(message.meta_json, NAME)
     parts = as_array(info.get("content"))
     content: object = parts if parts is not None and parts_text(parts) == message.content else message.content
     call_id = restore.get(message.tool_call_id, message.tool_call_id)
@@ -414,14 +430,33 @@ def _dump_tool(message: ToolResultMessage, restore: dict[str, str]) -> dict[str,
 
 def _provider_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
     """OpenAI's rules beyond the IR's: results right after their call, and the ID length."""
-    found: list[Diagnostic] = []
-    rule = RULES[FORMAT]
-    for call in origins.calls:
-        problem = rule.problem(call.source_id)
-        if problem is not None:
-            found.append(Diagnostic("BAD_TOOL_CALL_ID_FORMAT", call.source_index, call.path, problem))
+    found = _common.id_rule_problems(origins, ID_RULE)
     found.extend(_common.adjacency(conversation, origins, merge_turns=False))
     return found
 
 
-__all__ = ["FORMAT", "check", "dump", "dumps", "load"]
+def _recognizes_record(record: dict[str, object]) -> bool:
+    return record.get("role") in ("tool", "system", "developer") or "tool_calls" in record or "tool_call_id" in record
+
+
+FORMAT: Final = Format(
+    name=NAME,
+    cli_name="openai-chat",
+    description="OpenAI Chat Completions `messages` (a list, or a request body)",
+    load=load,
+    dump=dump,
+    dumps=dumps,
+    check=check,
+    id_rule=ID_RULE,
+    recognize=Recognize(
+        record=_recognizes_record, block_types=frozenset({"image_url", "input_audio", "refusal", "file"}), fallback=True
+    ),
+    raw_arguments="arguments",
+    tools=_TOOLS,
+    dataset_line=True,
+    fast_path=is_clean,
+)
+"""The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
+
+
+__all__ = ["FORMAT", "NAME", "check", "dump", "dumps", "load"]

@@ -38,15 +38,19 @@ from message_ir import (
     ToolResultMessage,
     UserMessage,
 )
-from message_ir.adapters import _common
+from message_ir.adapters import _common, _tools
 from message_ir.adapters._build import NO_META, object_raw
 from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation, Instruction
-from message_ir.adapters._ids import RULES
+from message_ir.adapters._format import Format, Recognize
+from message_ir.adapters._ids import ANY, IdRule
 from message_ir.adapters._json import as_array, as_object, encode, freeze_info
 from message_ir.adapters._records import Info, build_record, format_info, frozen_info, split_record
+from message_ir.adapters._tools import ToolDeclaration, ToolReader
 
-FORMAT: Final = "openai_responses"
+NAME: Final = "openai_responses"
+ID_RULE: Final = IdRule(64, ANY, "the Responses API accepts a `call_id` of at most 64")
+"""The tool-call IDs its provider accepts."""
 _MESSAGE_KEYS: Final = ("type", "role", "content")
 _CALL_KEYS: Final = ("type", "name", "arguments", "call_id")
 _CUSTOM_KEYS: Final = ("type", "name", "input", "call_id")
@@ -60,6 +64,16 @@ _INDEX: Final = re.compile(r"\[(\d+)\]")
 
 Tag = tuple[str, Info] | None
 """What a session log adds to the `meta` of what one item becomes: its format and info."""
+
+
+def _declared_tool(tool: dict[str, object], path: str) -> list[ToolDeclaration]:
+    """One item of a body's `tools`: a function, or a custom or built-in tool (by name)."""
+    if tool.get("type") == "function":
+        return [_tools.function(tool, path, "parameters")]
+    return [_tools.named(tool, path)] if "name" in tool else []
+
+
+_TOOLS: Final = ToolReader(_declared_tool, ".name", ".arguments")
 
 
 def load(source: bytes | str | object) -> Conversation:
@@ -83,14 +97,14 @@ def dumps(conversation: Conversation | tuple[Message, ...] | list[Message]) -> b
 
 def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
     """Every problem the Responses API would refuse, and the IR's own; never raises."""
-    return _common.checked(FORMAT, source, _load, provider_rules)
+    return _common.checked(NAME, source, _load, provider_rules)
 
 
 # --- load ---------------------------------------------------------------------------------
 
 
 def _load(source: object) -> tuple[Conversation, Origins]:
-    return _common.read_source(FORMAT, source, _read)
+    return _common.read_source(NAME, source, _read)
 
 
 class Run:
@@ -114,16 +128,16 @@ class Run:
 
 
 def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
-    state = LoadState(FORMAT, avoid)
+    state = LoadState(NAME, avoid)
     state.trusted = trusted
     body = as_object(source)
     if body is not None and type(body.get("input")) is str:
         source = {**body, "input": [{"role": "user", "content": body["input"]}]}
-    records, prefix = _common.message_list(state, source, "input", ("instructions",))
+    records, prefix = _common.message_list(state, source, "input", ("instructions",), tools=_TOOLS)
     if body is not None and type(body.get("input")) is str and state.container_meta is not None:
-        meta = frozen_info(state.container_meta, FORMAT)
+        meta = frozen_info(state.container_meta, NAME)
         meta["string_input"] = True
-        state.container_meta = freeze_info({FORMAT: meta})
+        state.container_meta = freeze_info({NAME: meta})
     if state.body is not None and "instructions" in state.body:
         instructions = state.body["instructions"]
         if type(instructions) is str:
@@ -148,7 +162,7 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
 def _meta(info: Info, tag: Tag) -> msgspec.Raw:
     entries: dict[str, object] = {}
     if info:
-        entries[FORMAT] = info
+        entries[NAME] = info
     if tag is not None:
         entries[tag[0]] = tag[1]
     return object_raw(entries) if entries else NO_META
@@ -177,7 +191,7 @@ def read_item(state: LoadState, run: Run, item: dict[str, object], path: str, ta
             _output(
                 state,
                 run,
-                OpaqueBlock(format=FORMAT, kind=item_type, data_json=object_raw(item), meta_json=_meta({}, tag)),
+                OpaqueBlock(format=NAME, kind=item_type, data_json=object_raw(item), meta_json=_meta({}, tag)),
                 path,
             )
         else:
@@ -258,7 +272,7 @@ def _input_message(state: LoadState, item: dict[str, object], path: str, tag: Ta
     role = item.get("role")
     assert type(role) is str
     if role in _INSTRUCTION_ROLES:
-        entries: dict[str, object] = {FORMAT: {**info, "item": True}}
+        entries: dict[str, object] = {NAME: {**info, "item": True}}
         if tag is not None:
             entries[tag[0]] = tag[1]
         state.instruction(role, text, path, freeze_info(entries))
@@ -361,7 +375,7 @@ class Renderer:
     def message(self, message: Message) -> Rendered:
         """The items of one IR message."""
         if type(message) is UserMessage:
-            info = format_info(message.meta_json, FORMAT)
+            info = format_info(message.meta_json, NAME)
             content = _written_content(info, message.content, _INPUT_TEXT, INPUT_SEPARATOR)
             values: dict[str, object] = {"type": "message", "role": "user", "content": content}
             if info.get("no_type") is True:
@@ -373,7 +387,7 @@ class Renderer:
         items: Rendered = []
         for block in message.content:
             if type(block) is TextBlock:
-                info = format_info(block.meta_json, FORMAT)
+                info = format_info(block.meta_json, NAME)
                 content = _written_content(info, block.text, _OUTPUT_TEXT, "")
                 values = {"type": "message", "role": "assistant", "content": content}
                 if info.get("no_type") is True:
@@ -381,13 +395,13 @@ class Renderer:
                 items.append((build_record(info, _MESSAGE_KEYS, values), block.meta_json))
             elif type(block) is ToolCall:
                 items.append((self._call(block), block.meta_json))
-            elif type(block) is OpaqueBlock and block.format == FORMAT:
+            elif type(block) is OpaqueBlock and block.format == NAME:
                 items.append((dict[str, object](block.data.thaw()), block.meta_json))
         return items
 
     def instruction(self, entry: Instruction) -> dict[str, object]:
         """A system or developer message item."""
-        info = frozen_info(entry.meta, FORMAT)
+        info = frozen_info(entry.meta, NAME)
         info.pop("item", None)
         content = _written_content(info, entry.text, _INPUT_TEXT, INPUT_SEPARATOR)
         role = entry.role if entry.role in _INSTRUCTION_ROLES else "developer"
@@ -397,7 +411,7 @@ class Renderer:
         return build_record(info, _MESSAGE_KEYS, values)
 
     def _call(self, call: ToolCall) -> dict[str, object]:
-        info = format_info(call.meta_json, FORMAT)
+        info = format_info(call.meta_json, NAME)
         call_id = _common.written_call_id(info, call.id, self.restore)
         if info.get("custom") is True:
             self.custom.add(call.id)
@@ -421,7 +435,7 @@ class Renderer:
         return build_record(info, _CALL_KEYS, values)
 
     def _result(self, message: ToolResultMessage) -> dict[str, object]:
-        info = format_info(message.meta_json, FORMAT)
+        info = format_info(message.meta_json, NAME)
         custom = info.get("custom") is True or message.tool_call_id in self.custom
         output: object = message.content
         kept = info.get("output")
@@ -441,7 +455,7 @@ class Renderer:
 def _dump(conversation: Conversation) -> object:
     renderer = Renderer()
     items: list[object] = []
-    info = frozen_info(conversation.meta, FORMAT) if conversation.format == FORMAT else {}
+    info = frozen_info(conversation.meta, NAME) if conversation.format == NAME else {}
     system: list[str] = []
 
     def message(entry: Message) -> None:
@@ -457,7 +471,7 @@ def _dump(conversation: Conversation) -> object:
     others: dict[str, object] = {}
     if system:
         others["instructions"] = "\n\n".join(system)
-    written = _common.container(conversation, FORMAT, "input", items, others)
+    written = _common.container(conversation, NAME, "input", items, others)
     body = as_object(written)
     only = as_object(items[0]) if len(items) == 1 else None
     plain = only is not None and list(only) == ["role", "content"] and only.get("role") == "user"
@@ -473,17 +487,12 @@ def _dump(conversation: Conversation) -> object:
 
 def provider_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
     """The Responses rules beyond the IR's: `call_id` length, and reasoning items' places."""
-    found: list[Diagnostic] = []
-    rule = RULES[FORMAT]
-    for call in origins.calls:
-        problem = rule.problem(call.source_id)
-        if problem is not None:
-            found.append(Diagnostic("BAD_TOOL_CALL_ID_FORMAT", call.source_index, call.path, problem))
+    found = _common.id_rule_problems(origins, ID_RULE)
     for index, message in enumerate(conversation.messages):
         if type(message) is not AssistantMessage or not message.content:
             continue
         last = message.content[-1]
-        if type(last) is OpaqueBlock and last.format == FORMAT and last.kind == "reasoning":
+        if type(last) is OpaqueBlock and last.format == NAME and last.kind == "reasoning":
             path = origins.blocks.get((index, len(message.content) - 1), origins.messages[index][1])
             number = _INDEX.search(path)
             source = int(number.group(1)) if number is not None else origins.messages[index][0]
@@ -498,4 +507,43 @@ def provider_rules(conversation: Conversation, origins: Origins) -> list[Diagnos
     return found
 
 
-__all__ = ["FORMAT", "check", "dump", "dumps", "load"]
+_ITEM_TYPES: Final = (
+    "function_call",
+    "function_call_output",
+    "custom_tool_call",
+    "custom_tool_call_output",
+    "reasoning",
+)
+"""Item types only the Responses API has."""
+
+
+def _recognizes_body(body: dict[str, object]) -> bool:
+    return as_array(body.get("input")) is not None or type(body.get("input")) is str
+
+
+def _recognizes_record(record: dict[str, object]) -> bool:
+    return record.get("type") in _ITEM_TYPES
+
+
+FORMAT: Final = Format(
+    name=NAME,
+    cli_name="openai-responses",
+    description="OpenAI Responses `input` items (a list, or a request body with `instructions`)",
+    load=load,
+    dump=dump,
+    dumps=dumps,
+    check=check,
+    id_rule=ID_RULE,
+    recognize=Recognize(
+        body=_recognizes_body,
+        record=_recognizes_record,
+        block_types=frozenset({"input_text", "output_text", "input_image", "input_file"}),
+    ),
+    raw_arguments="arguments",
+    tools=_TOOLS,
+    dataset_line=True,
+)
+"""The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
+
+
+__all__ = ["FORMAT", "NAME", "check", "dump", "dumps", "load"]

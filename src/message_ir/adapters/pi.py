@@ -46,10 +46,12 @@ from message_ir.adapters import _common, _log
 from message_ir.adapters._build import meta_raw, object_raw
 from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation
+from message_ir.adapters._format import Format, Recognize
+from message_ir.adapters._ids import any_id
 from message_ir.adapters._json import as_array, as_object, encode
 from message_ir.adapters._records import Info, build_record, format_info, split_record
 
-FORMAT: Final = "pi"
+NAME: Final = "pi"
 _PAYLOAD: Final = "message"
 _USER_KEYS: Final = ("role", "content")
 _ASSISTANT_KEYS: Final = ("role", "content")
@@ -82,7 +84,7 @@ def dumps(conversation: Conversation | tuple[Message, ...] | list[Message]) -> b
 def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
     """The IR's diagnostics of the session and arguments that are not an object; never raises.
     `message_index` is the 0-based line."""
-    return _common.checked(FORMAT, source, _load, _no_rules)
+    return _common.checked(NAME, source, _load, _no_rules)
 
 
 def _no_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
@@ -93,11 +95,11 @@ def _no_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
 
 
 def _load(source: object) -> tuple[Conversation, Origins]:
-    return _common.read_source(FORMAT, source, _read, lines=True)
+    return _common.read_source(NAME, source, _read, lines=True)
 
 
 def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
-    state = LoadState(FORMAT, avoid)
+    state = LoadState(NAME, avoid)
     state.trusted = trusted
     values = _log.read_lines(state, source)
     kept: list[object] = []
@@ -123,13 +125,13 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
         except ConstructionError as error:  # a parsed value the IR cannot hold
             state.problem(path, error.problem)
         if len(state.messages) > start:
-            _log.mark(state, start, FORMAT, number, _log.envelope(line, _PAYLOAD))
+            _log.mark(state, start, NAME, number, _log.envelope(line, _PAYLOAD))
     state.container_meta = _log.kept_meta(state, kept)
     return state
 
 
 def _meta(info: Info) -> msgspec.Raw:
-    return meta_raw(FORMAT, info)
+    return meta_raw(NAME, info)
 
 
 def _text_parts(state: LoadState, content: object, path: str, info: Info) -> str | None:
@@ -208,7 +210,7 @@ def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
                 return
             blocks.append(call)
         else:
-            blocks.append(OpaqueBlock(format=FORMAT, kind=block_type, data_json=object_raw(block)))
+            blocks.append(OpaqueBlock(format=NAME, kind=block_type, data_json=object_raw(block)))
         block_paths.append(block_path)
     state.add(AssistantMessage(id=state.message_id(), content=tuple(blocks), meta_json=_meta(info)), path, block_paths)
 
@@ -271,14 +273,14 @@ def _result(state: LoadState, record: dict[str, object], path: str) -> None:
 
 
 def _dump(conversation: Conversation) -> list[object]:
-    own = conversation.format == FORMAT
+    own = conversation.format == NAME
     placement = _log.Placement()
     restore: dict[str, str] = {}
     previous: dict[str, object] | None = None
     last_time: object = None  # the `timestamp` of the latest pi message written
     for message in conversation.messages:
-        line, line_envelope = _log.line_of(message, FORMAT)
-        info = format_info(message.meta_json, FORMAT)
+        line, line_envelope = _log.line_of(message, NAME)
+        info = format_info(message.meta_json, NAME)
         if type(message) is AssistantMessage:
             payload = _dump_assistant(message, info, restore)
         elif type(message) is UserMessage:
@@ -301,20 +303,20 @@ def _dump(conversation: Conversation) -> list[object]:
         if time is not None:
             last_time = time
         placement.add([(line, written)])
-    return placement.lines(_log.kept_lines(conversation.meta, FORMAT) if own else [])
+    return placement.lines(_log.kept_lines(conversation.meta, NAME) if own else [])
 
 
 def _dump_assistant(message: AssistantMessage, info: Info, restore: dict[str, str]) -> dict[str, object]:
     blocks: list[object] = []
     for block in message.content:
         if type(block) is TextBlock:
-            text_info = format_info(block.meta_json, FORMAT)
+            text_info = format_info(block.meta_json, NAME)
             blocks.append(build_record(text_info, _TEXT_KEYS, {"type": "text", "text": block.text}))
         elif type(block) is OpaqueBlock:
-            if block.format == FORMAT:
+            if block.format == NAME:
                 blocks.append(block.data.thaw())
         elif type(block) is ToolCall:
-            call_info = format_info(block.meta_json, FORMAT)
+            call_info = format_info(block.meta_json, NAME)
             call_id = _common.written_call_id(call_info, block.id, restore)
             arguments: object = block.arguments.thaw()
             values = {"type": "toolCall", "id": call_id, "name": block.name, "arguments": arguments}
@@ -343,4 +345,29 @@ def _dump_result(
     return build_record(info, _RESULT_KEYS, values)
 
 
-__all__ = ["FORMAT", "check", "dump", "dumps", "load"]
+def _recognizes_line(line: dict[str, object]) -> bool:
+    line_type = line.get("type")
+    if line_type == "session":
+        return "payload" not in line
+    message = as_object(line.get("message"))
+    return line_type == "message" and message is not None and message.get("role") in ("user", "assistant", "toolResult")
+
+
+FORMAT: Final = Format(
+    name=NAME,
+    cli_name="pi",
+    description="pi coding-agent session logs (JSON Lines from ~/.pi/agent/sessions)",
+    load=load,
+    dump=dump,
+    dumps=dumps,
+    check=check,
+    id_rule=any_id("pi accepts any non-empty ID"),
+    recognize=Recognize(line=_recognizes_line),
+    json_lines=True,
+    raw_arguments="arguments",
+    keeps_instructions=False,
+)
+"""The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
+
+
+__all__ = ["FORMAT", "NAME", "check", "dump", "dumps", "load"]

@@ -8,11 +8,20 @@ ranges of the files; `check_part` and `merge` are the pieces for another engine 
 `message_ir.datasets.dask`).
 """
 
-from message_ir.datasets._check import CHECKERS, byte_ranges, check_dataset, check_file, check_lines, check_part
+from message_ir.datasets._check import (
+    CHECKERS,
+    DEFAULT_FORMAT,
+    byte_ranges,
+    check_dataset,
+    check_file,
+    check_lines,
+    check_part,
+)
 from message_ir.datasets._summary import Example, LineReport, Summary, merge
 
 __all__ = [
     "CHECKERS",
+    "DEFAULT_FORMAT",
     "Example",
     "LineReport",
     "Summary",

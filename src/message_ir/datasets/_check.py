@@ -16,26 +16,26 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Final
 
 from message_ir import Diagnostic
-from message_ir.adapters import anthropic, gemini, openai_chat, openai_responses
-from message_ir.datasets._fast_openai import is_clean
+from message_ir.adapters import FORMATS
 from message_ir.datasets._summary import LineReport, Summary, merge
 
 Checker = Callable[[bytes], tuple[Diagnostic, ...]]
 
 CHECKERS: Final[dict[str, Checker]] = {
-    "openai_chat": openai_chat.check,
-    "anthropic": anthropic.check,
-    "openai_responses": openai_responses.check,
-    "gemini": gemini.check,
+    declared.name: declared.check for declared in FORMATS.values() if declared.dataset_line
 }
 """The formats a dataset line can be in: those whose one record is one conversation."""
+DEFAULT_FORMAT: Final = next(iter(CHECKERS))
+"""The format of a dataset's lines when none is named: the registry's first dataset format."""
 
 
 def _never(line: bytes) -> bool:
     return False
 
 
-_FAST: Final[dict[str, Callable[[bytes], bool]]] = {"openai_chat": is_clean}
+_FAST: Final[dict[str, Callable[[bytes], bool]]] = {
+    declared.name: declared.fast_path for declared in FORMATS.values() if declared.fast_path is not None
+}
 """Formats with a fast path: `True` when a line is surely clean (else the careful check runs)."""
 _EMPTY: Final = (Diagnostic("BAD_FORMAT", None, "$", "Expected a conversation, got an empty line"),)
 _PART_BYTES: Final = 64 * 1024 * 1024
@@ -51,7 +51,7 @@ def _checker(format: str) -> Checker:
 
 
 def check_lines(
-    lines: Iterable[bytes | str], format: str = "openai_chat", *, first_line: int = 1
+    lines: Iterable[bytes | str], format: str = DEFAULT_FORMAT, *, first_line: int = 1
 ) -> Iterator[LineReport]:
     """A `LineReport` for every line of `lines` (`bytes` or `str`, with or without their
     newline), numbered from `first_line`. An empty line is a `BAD_FORMAT`."""
@@ -90,7 +90,7 @@ def _range_lines(path: str | os.PathLike[str], start: int, end: int | None) -> I
             yield line[:-1] if line.endswith(b"\n") else line
 
 
-def check_file(path: str | os.PathLike[str], format: str = "openai_chat") -> Iterator[LineReport]:
+def check_file(path: str | os.PathLike[str], format: str = DEFAULT_FORMAT) -> Iterator[LineReport]:
     """A `LineReport` for every line of the file at `path`, read one line at a time."""
     return check_lines(_range_lines(path, 0, None), format)
 
@@ -118,7 +118,7 @@ def byte_ranges(path: str | os.PathLike[str], parts: int) -> list[tuple[int, int
 
 
 def check_part(
-    path: str | os.PathLike[str], start: int, end: int | None, format: str = "openai_chat", examples: int = 3
+    path: str | os.PathLike[str], start: int, end: int | None, format: str = DEFAULT_FORMAT, examples: int = 3
 ) -> Summary:
     """The summary of the lines that start in `[start, end)` of a file, numbered from 1 at
     `start` (`merge` makes the numbers the file's own)."""
@@ -143,7 +143,7 @@ def _part(task: tuple[str, int, int, str, int]) -> Summary:
 
 def check_dataset(
     paths: Sequence[str | os.PathLike[str]],
-    format: str = "openai_chat",
+    format: str = DEFAULT_FORMAT,
     *,
     processes: int = 1,
     examples: int = 3,

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from message_ir.datasets._check import check_lines
+from message_ir.datasets._check import DEFAULT_FORMAT, check_lines
 from message_ir.datasets._summary import Summary, merge
 
 READ_TEXT: Final = {"encoding": "utf-8", "errors": "surrogateescape", "linedelimiter": "\n"}
@@ -49,7 +49,7 @@ def _line_bytes(text: str) -> bytes:
 
 
 def check_partition(
-    lines: Iterable[str | tuple[str, str]], format: str = "openai_chat", examples: int = 3
+    lines: Iterable[str | tuple[str, str]], format: str = DEFAULT_FORMAT, examples: int = 3
 ) -> list[Summary]:
     """The summary of one partition of `dask.bag.read_text` lines (`(line, path)` pairs with
     `include_path=True`, else the file is named `""`), as a one-element list."""
@@ -72,7 +72,7 @@ def check_partition(
 
 
 def check_with_dask(
-    paths: Sequence[str] | str, format: str = "openai_chat", *, blocksize: str | int = "64MiB", examples: int = 3
+    paths: Sequence[str] | str, format: str = DEFAULT_FORMAT, *, blocksize: str | int = "64MiB", examples: int = 3
 ) -> Summary:
     """The summary of every line of `paths` (file names or globs), computed by Dask."""
     import dask.bag

@@ -1,0 +1,79 @@
+"""`Format`: everything the rest of the package knows of one format, declared in its module.
+
+Each format module ends with `FORMAT = Format(...)`, and `message_ir.adapters.FORMATS` (the
+registry, `_registry.py`) lists them in order. The command line, `detect`, `convert`, the
+tool-declaration checks and `message_ir.datasets` read these declarations and name no
+format: adding one is a module and a registry line (docs/formats.md, "Adding a format").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+from message_ir import Diagnostic, Message
+from message_ir.adapters._conversation import Conversation
+from message_ir.adapters._ids import IdRule
+from message_ir.adapters._tools import ToolReader
+
+Source = bytes | str | object
+"""What `load` and `check` take: JSON text, or the parsed value."""
+
+
+class Recognize(NamedTuple):
+    """How `detect` tells a format's data (every test sees one parsed JSON object, with
+    `str` keys; none may raise)."""
+
+    line: Callable[[dict[str, object]], bool] | None = None
+    """For a session log: whether one of its first lines is this format's."""
+    body: Callable[[dict[str, object]], bool] | None = None
+    """Whether a whole JSON object (a request body, a recording) is this format's."""
+    record: Callable[[dict[str, object]], bool] | None = None
+    """Whether one record of a list of messages can only be this format's."""
+    block_types: frozenset[str] = frozenset()
+    """Content-block `type`s only this format uses."""
+    fallback: bool = False
+    """The format of a plain list of messages that nothing else claims."""
+
+
+class Format(NamedTuple):
+    """One format: its names, its functions, and what the shared code needs to know of it."""
+
+    name: str
+    """The format's name, as its module is named (`openai_chat`)."""
+    cli_name: str
+    """Its name on the command line (`openai-chat`)."""
+    description: str
+    """One line: what it reads (`message-ir formats` prints it)."""
+    load: Callable[[Source], Conversation]
+    dump: Callable[[Conversation | tuple[Message, ...] | list[Message]], object]
+    dumps: Callable[[Conversation | tuple[Message, ...] | list[Message]], bytes]
+    check: Callable[[Source], tuple[Diagnostic, ...]]
+    id_rule: IdRule
+    """The tool-call IDs it accepts (`convert` rewrites the others)."""
+    recognize: Recognize
+    payload: str = ""
+    """For a session log: the provider format its lines hold (its `meta` entries and opaque
+    blocks are the log's own); empty for a provider format, which holds its own."""
+    json_lines: bool = False
+    """Whether its files are JSON Lines (a session log), read line by line."""
+    raw_arguments: str = ""
+    """The key under which it keeps a call's arguments as sent when they are no JSON object."""
+    refuses_empty_text: bool = False
+    """Whether its provider refuses an empty text block (`convert` drops them)."""
+    keeps_instructions: bool = True
+    """Whether it keeps system text at all (a session log may keep none)."""
+    system_field: str = ""
+    """The one field beside the messages that holds its system text; empty when system text
+    is messages of their own (`convert` merges instructions into the field)."""
+    tools: ToolReader | None = None
+    """How a request body's `tools` are read, for formats whose bodies declare tools."""
+    dataset_line: bool = False
+    """Whether one record of it is one conversation (a dataset line `check-dataset` reads)."""
+    fast_path: Callable[[bytes], bool] | None = None
+    """A dataset line's fast check: `True` only when the careful one (`check`) finds nothing."""
+
+    @property
+    def payload_format(self) -> str:
+        """The format whose `meta` entries and opaque blocks it writes back."""
+        return self.payload or self.name
