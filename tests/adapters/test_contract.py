@@ -1,0 +1,120 @@
+"""The contract every registered format keeps, checked over `FORMATS` (a format is covered by
+being registered; its samples are listed in `SAMPLES`, and a format without any fails here).
+
+- its samples (real files of `../shared/real`) load and write back exactly, values and key
+  order, as parsed values and as text;
+- `check` never raises, whatever it is given;
+- `convert` into it from every format, of every sample whose linkage is valid, passes its
+  `check`;
+- every code a `Diagnostic` or a `Note` can carry is documented.
+"""
+
+from __future__ import annotations
+
+import json
+import typing
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from message_ir import DiagnosticCode
+from message_ir.adapters import FORMATS, Format, NoteCode, convert, gemini, gemini_cli
+from tests.adapters.real import anthropic_messages, openai_chat_messages, real_files
+from tests.adapters.test_adapters import _json
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def _lines(path: Path) -> list[object]:
+    return [json.loads(line) for line in path.read_bytes().splitlines()]
+
+
+def _recording(path: Path) -> object:
+    return json.loads(path.read_bytes())
+
+
+def _responses_items(path: Path) -> list[object]:
+    """The Responses items a real Codex rollout holds: its `response_item` lines' payloads."""
+    return [
+        line["payload"] for line in map(json.loads, path.read_bytes().splitlines()) if line["type"] == "response_item"
+    ]
+
+
+def _as_gemini(path: Path) -> object:
+    """No real Gemini request is at hand: a real gemini-cli recording converted to one."""
+    return gemini.dump(convert(gemini_cli.load(path.read_bytes()), "gemini"))
+
+
+SAMPLES: dict[str, tuple[Callable[[Path], object], list[Path]]] = {
+    "openai_chat": (openai_chat_messages, real_files("openai-chat", "*.json")),
+    "anthropic": (anthropic_messages, real_files("anthropic", "*.jsonl")),
+    "openai_responses": (_responses_items, real_files("openai-responses", "*.jsonl")),
+    "gemini": (_as_gemini, real_files("gemini", "*.json")),
+    "claude_code": (_lines, real_files("anthropic", "*.jsonl") + real_files("claude-code-inline-sidechain", "*.jsonl")),
+    "codex": (_lines, real_files("openai-responses", "*.jsonl")),
+    "pi": (_lines, real_files("pi", "*.jsonl")),
+    "gemini_cli": (_recording, real_files("gemini", "*.json")),
+}
+"""Each format's samples: how a real file becomes one, and the files."""
+
+
+def _samples(name: str) -> list[tuple[str, object]]:
+    read, paths = SAMPLES[name]
+    return [(path.name, read(path)) for path in paths]
+
+
+CASES = [(name, label, value) for name in FORMATS for label, value in _samples(name)]
+
+
+def test_every_registered_format_has_samples() -> None:
+    assert set(SAMPLES) == set(FORMATS)
+    assert all(_samples(name) for name in FORMATS)
+
+
+@pytest.mark.parametrize(("name", "label", "sample"), CASES, ids=[f"{name}-{label}" for name, label, _ in CASES])
+def test_a_sample_loads_and_writes_back_exactly(name: str, label: str, sample: object) -> None:
+    declared = FORMATS[name]
+    conversation = declared.load(sample)
+    assert json.dumps(declared.dump(conversation)) == json.dumps(sample)
+    text = declared.dumps(conversation)
+    written = [json.loads(line) for line in text.splitlines()] if declared.json_lines else json.loads(text)
+    assert json.dumps(written) == json.dumps(sample)
+    assert json.dumps(declared.dump(declared.load(text))) == json.dumps(sample)
+
+
+@pytest.mark.parametrize("name", list(FORMATS))
+@given(junk=st.one_of(_json, st.binary(max_size=40), st.text(max_size=40)))
+def test_check_never_raises(name: str, junk: object) -> None:
+    assert type(FORMATS[name].check(junk)) is tuple
+
+
+def _valid(declared: Format, sample: object) -> bool:
+    return declared.check(sample) == ()
+
+
+PAIRS = [(source, target) for source in FORMATS for target in FORMATS]
+
+
+@pytest.mark.parametrize(("source", "target"), PAIRS, ids=[f"{source}-to-{target}" for source, target in PAIRS])
+def test_convert_into_a_format_passes_its_check(source: str, target: str) -> None:
+    from_format, to_format = FORMATS[source], FORMATS[target]
+    converted_any = False
+    for _, sample in _samples(source):
+        if not _valid(from_format, sample):
+            continue  # a broken sample converts to a broken one: nothing to promise
+        converted = convert(from_format.load(sample), target)
+        assert to_format.check(to_format.dumps(converted)) == (), (source, target)
+        converted_any = True
+    assert converted_any, f"no {source} sample checks clean"
+
+
+def test_every_code_is_documented() -> None:
+    documented = (DOCS / "diagnostics.md").read_text() + (DOCS / "formats.md").read_text()
+    codes = [*typing.get_args(DiagnosticCode), *typing.get_args(NoteCode)]
+    flat: list[str] = []
+    for code in codes:  # `DiagnosticCode` is a Literal of Literals
+        flat.extend(typing.get_args(code) or (code,))
+    assert [code for code in flat if f"`{code}`" not in documented] == []
