@@ -42,6 +42,7 @@ from message_ir.adapters._build import meta_raw, object_raw
 from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
+from message_ir.adapters._functions import Words, format_functions
 from message_ir.adapters._ids import WORD, IdRule
 from message_ir.adapters._json import as_array, as_object, encode, freeze_info
 from message_ir.adapters._records import (
@@ -79,38 +80,7 @@ def _declared_tool(tool: dict[str, object], path: str) -> list[ToolDeclaration]:
 _TOOLS: Final = ToolReader(_declared_tool, ".name", ".input")
 
 
-def load(source: bytes | str | object) -> Conversation:
-    """The conversation in `source` (JSON text, or the parsed list or request body).
-
-    Raises `FormatError` for what is not Anthropic Messages data; never for broken linkage.
-    """
-    conversation, _ = _load(source)
-    return conversation
-
-
-def dump(conversation: Conversation | tuple[Message, ...] | list[Message]) -> object:
-    """The conversation as plain data, in the form it was loaded from (else a request body)."""
-    return _dump(_common.as_conversation(conversation))
-
-
-def dumps(conversation: Conversation | tuple[Message, ...] | list[Message]) -> bytes:
-    """`dump` as compact JSON."""
-    return encode(dump(conversation))
-
-
-def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
-    """Every problem Anthropic would answer with a 400, and the IR's own; never raises.
-
-    Paths and message indexes point into the source's `messages`.
-    """
-    return _common.checked(NAME, source, _load, provider_rules)
-
-
 # --- load ---------------------------------------------------------------------------------
-
-
-def _load(source: object) -> tuple[Conversation, Origins]:
-    return _common.read_source(NAME, source, _read)
 
 
 def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
@@ -485,6 +455,18 @@ def _results_first(conversation: Conversation, origins: Origins) -> list[Diagnos
 
 def _recognizes_body(body: dict[str, object]) -> bool:
     return as_array(body.get("messages")) is not None and ("system" in body or "max_tokens" in body)
+
+
+_WORDS: Final = Words(
+    "JSON text, or the parsed list or request body",
+    "Anthropic Messages data",
+    "The conversation as plain data, in the form it was loaded from (else a request body).",
+    (
+        "Every problem Anthropic would answer with a 400, and the IR's own; never raises.\n\nPaths and "
+        "message indexes point into the source's `messages`."
+    ),
+)
+load, dump, dumps, check = format_functions(NAME, _read, _dump, provider_rules, _WORDS, json_lines=False)
 
 
 FORMAT: Final = Format(

@@ -23,12 +23,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from message_ir import AssistantBlock, AssistantMessage, Diagnostic, Message
+from message_ir import AssistantBlock, AssistantMessage
 from message_ir.adapters import _common, _log, anthropic
 from message_ir.adapters._build import NO_META, object_raw
-from message_ir.adapters._common import LoadState, Origins
+from message_ir.adapters._common import LoadState
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
+from message_ir.adapters._functions import Words, format_functions
 from message_ir.adapters._json import as_array, as_object
 from message_ir.adapters._records import Info, format_info
 
@@ -48,36 +49,7 @@ _SESSION_FIELDS: Final = (
 """The fields of a message line that a new line copies from the line before it."""
 
 
-def load(source: bytes | str | object) -> Conversation:
-    """The conversation of a Claude Code log (JSON Lines text, or a list of the lines' values).
-
-    Raises `FormatError` for what is not such a log; never for broken linkage.
-    """
-    conversation, _ = _load(source)
-    return conversation
-
-
-def dump(conversation: Conversation | tuple[Message, ...] | list[Message]) -> list[object]:
-    """The log's lines as plain data, each in its place (see the module's docstring)."""
-    return _dump(_common.as_conversation(conversation))
-
-
-def dumps(conversation: Conversation | tuple[Message, ...] | list[Message]) -> bytes:
-    """`dump` as JSON Lines."""
-    return _log.encode_lines(dump(conversation))
-
-
-def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
-    """Every problem Anthropic would answer with a 400 on resuming this session, and the IR's
-    own; never raises. `message_index` is the 0-based line."""
-    return _common.checked(NAME, source, _load, anthropic.provider_rules)
-
-
 # --- load ---------------------------------------------------------------------------------
-
-
-def _load(source: object) -> tuple[Conversation, Origins]:
-    return _common.read_source(NAME, source, _read, lines=True)
 
 
 def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
@@ -248,6 +220,18 @@ def _recognizes_line(line: dict[str, object]) -> bool:
     return line_type == "file-history-snapshot" or (
         line_type in _LINE_TYPES and ("sessionId" in line or "uuid" in line or "leafUuid" in line)
     )
+
+
+_WORDS: Final = Words(
+    "JSON Lines text, or a list of the lines' values",
+    "a Claude Code log",
+    "The log's lines as plain data, each in its place (see the module's docstring).",
+    (
+        "Every problem Anthropic would answer with a 400 on resuming this session, and the IR's own; never "
+        "raises. `message_index` is the 0-based line."
+    ),
+)
+load, dump, dumps, check = format_functions(NAME, _read, _dump, anthropic.provider_rules, _WORDS, json_lines=True)
 
 
 FORMAT: Final = Format(

@@ -19,45 +19,17 @@ from __future__ import annotations
 
 from typing import Final
 
-from message_ir import Diagnostic, Message
+from message_ir import Message
 from message_ir.adapters import _common, _log, openai_responses
-from message_ir.adapters._common import LoadState, Origins
+from message_ir.adapters._common import LoadState
 from message_ir.adapters._conversation import Conversation, Instruction
 from message_ir.adapters._format import Format, Recognize
+from message_ir.adapters._functions import Words, format_functions
 from message_ir.adapters._json import as_object
 from message_ir.adapters._records import Info, format_info, frozen_info
 
 NAME: Final = "codex"
 _PAYLOAD: Final = "payload"
-
-
-def load(source: bytes | str | object) -> Conversation:
-    """The conversation of a Codex rollout (JSON Lines text, or a list of the lines' values).
-
-    Raises `FormatError` for what is not such a log; never for broken linkage.
-    """
-    conversation, _ = _load(source)
-    return conversation
-
-
-def dump(conversation: Conversation | tuple[Message, ...] | list[Message]) -> list[object]:
-    """The rollout's lines as plain data, each in its place."""
-    return _dump(_common.as_conversation(conversation))
-
-
-def dumps(conversation: Conversation | tuple[Message, ...] | list[Message]) -> bytes:
-    """`dump` as JSON Lines."""
-    return _log.encode_lines(dump(conversation))
-
-
-def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
-    """Every problem the Responses API would refuse on resuming this rollout, and the IR's
-    own; never raises. `message_index` is the 0-based line."""
-    return _common.checked(NAME, source, _load, openai_responses.provider_rules)
-
-
-def _load(source: object) -> tuple[Conversation, Origins]:
-    return _common.read_source(NAME, source, _read, lines=True)
 
 
 def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
@@ -118,6 +90,20 @@ _LINE_TYPES: Final = ("session_meta", "response_item", "event_msg", "turn_contex
 
 def _recognizes_line(line: dict[str, object]) -> bool:
     return line.get("type") in _LINE_TYPES and "payload" in line and "timestamp" in line
+
+
+_WORDS: Final = Words(
+    "JSON Lines text, or a list of the lines' values",
+    "a Codex rollout",
+    "The rollout's lines as plain data, each in its place.",
+    (
+        "Every problem the Responses API would refuse on resuming this rollout, and the IR's own; never "
+        "raises. `message_index` is the 0-based line."
+    ),
+)
+load, dump, dumps, check = format_functions(
+    NAME, _read, _dump, openai_responses.provider_rules, _WORDS, json_lines=True
+)
 
 
 FORMAT: Final = Format(

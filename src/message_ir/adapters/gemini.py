@@ -54,6 +54,7 @@ from message_ir.adapters._build import meta_raw, object_raw
 from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation, Note
 from message_ir.adapters._format import Format, Recognize
+from message_ir.adapters._functions import Words, format_functions
 from message_ir.adapters._ids import any_id
 from message_ir.adapters._json import as_array, as_object, encode, freeze_info
 from message_ir.adapters._records import Info, build_record, format_info, frozen_info, make_meta, split_record
@@ -84,33 +85,6 @@ def _declared_tool(tool: dict[str, object], path: str) -> list[ToolDeclaration]:
 
 
 _TOOLS: Final = ToolReader(_declared_tool, ".functionCall.name", ".functionCall.args")
-
-
-def load(source: bytes | str | object) -> Conversation:
-    """The conversation in `source` (JSON text, or the parsed list or request body).
-
-    Raises `FormatError` for what is not Gemini `contents`; never for broken linkage.
-    """
-    conversation, _ = _load(source)
-    return conversation
-
-
-def dump(conversation: Conversation | tuple[Message, ...] | list[Message]) -> object:
-    """The conversation as plain data, in the form it was loaded from (else a request body)."""
-    return _dump(_common.as_conversation(conversation))
-
-
-def dumps(conversation: Conversation | tuple[Message, ...] | list[Message]) -> bytes:
-    """`dump` as compact JSON."""
-    return encode(dump(conversation))
-
-
-def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
-    """Every problem Gemini would answer with a 400, and the IR's own; never raises.
-
-    Paths and message indexes point into the source's `contents`.
-    """
-    return _common.checked(NAME, source, _load, provider_rules)
 
 
 # --- the pieces both Gemini formats read --------------------------------------------------
@@ -390,10 +364,6 @@ def written_response(message: ToolResultMessage, info: Info, restore: dict[str, 
 # --- load ---------------------------------------------------------------------------------
 
 
-def _load(source: object) -> tuple[Conversation, Origins]:
-    return _common.read_source(NAME, source, _read)
-
-
 def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
     state = LoadState(NAME, avoid)
     state.trusted = trusted
@@ -617,6 +587,18 @@ def _recognizes_body(body: dict[str, object]) -> bool:
 
 def _recognizes_record(record: dict[str, object]) -> bool:
     return "parts" in record and "content" not in record
+
+
+_WORDS: Final = Words(
+    "JSON text, or the parsed list or request body",
+    "Gemini `contents`",
+    "The conversation as plain data, in the form it was loaded from (else a request body).",
+    (
+        "Every problem Gemini would answer with a 400, and the IR's own; never raises.\n\nPaths and message "
+        "indexes point into the source's `contents`."
+    ),
+)
+load, dump, dumps, check = format_functions(NAME, _read, _dump, provider_rules, _WORDS, json_lines=False)
 
 
 FORMAT: Final = Format(

@@ -49,6 +49,7 @@ from message_ir.adapters._build import meta_raw, object_raw
 from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
+from message_ir.adapters._functions import Words, format_functions
 from message_ir.adapters._ids import any_id
 from message_ir.adapters._json import as_array, as_object, encode
 from message_ir.adapters._records import Info, build_record, format_info, split_record
@@ -60,39 +61,11 @@ _CALL_KEYS: Final = ("id", "name", "args", "result")
 _FAILED: Final = ("error", "cancelled")
 
 
-def load(source: bytes | str | object) -> Conversation:
-    """The conversation of a gemini-cli chat recording (JSON text, or the parsed object).
-
-    Raises `FormatError` for what is not a recording; never for broken linkage.
-    """
-    conversation, _ = _load(source)
-    return conversation
-
-
-def dump(conversation: Conversation | tuple[Message, ...] | list[Message]) -> object:
-    """The recording as plain data, every record in its place."""
-    return _dump(_common.as_conversation(conversation))
-
-
-def dumps(conversation: Conversation | tuple[Message, ...] | list[Message]) -> bytes:
-    """`dump` as compact JSON."""
-    return encode(dump(conversation))
-
-
-def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
-    """The IR's diagnostics of the recording and arguments that are not an object; never raises."""
-    return _common.checked(NAME, source, _load, _no_rules)
-
-
 def _no_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
     return []
 
 
 # --- load ---------------------------------------------------------------------------------
-
-
-def _load(source: object) -> tuple[Conversation, Origins]:
-    return _common.read_source(NAME, source, _read)
 
 
 def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
@@ -416,6 +389,15 @@ def _recognizes_body(body: dict[str, object]) -> bool:
 
 def _recognizes_record(record: dict[str, object]) -> bool:
     return record.get("type") == "gemini"
+
+
+_WORDS: Final = Words(
+    "JSON text, or the parsed object",
+    "a gemini-cli chat recording",
+    "The recording as plain data, every record in its place.",
+    "The IR's diagnostics of the recording and arguments that are not an object; never raises.",
+)
+load, dump, dumps, check = format_functions(NAME, _read, _dump, _no_rules, _WORDS, json_lines=False)
 
 
 FORMAT: Final = Format(

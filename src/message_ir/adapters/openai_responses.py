@@ -43,6 +43,7 @@ from message_ir.adapters._build import NO_META, object_raw
 from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation, Instruction
 from message_ir.adapters._format import Format, Recognize
+from message_ir.adapters._functions import Words, format_functions
 from message_ir.adapters._ids import ANY, IdRule
 from message_ir.adapters._json import as_array, as_object, encode, freeze_info
 from message_ir.adapters._records import Info, build_record, format_info, frozen_info, split_record
@@ -76,35 +77,7 @@ def _declared_tool(tool: dict[str, object], path: str) -> list[ToolDeclaration]:
 _TOOLS: Final = ToolReader(_declared_tool, ".name", ".arguments")
 
 
-def load(source: bytes | str | object) -> Conversation:
-    """The conversation in `source` (JSON text, or the parsed list of items or request body).
-
-    Raises `FormatError` for what is not Responses input; never for broken linkage.
-    """
-    conversation, _ = _load(source)
-    return conversation
-
-
-def dump(conversation: Conversation | tuple[Message, ...] | list[Message]) -> object:
-    """The conversation as plain data, in the form it was loaded from (else a request body)."""
-    return _dump(_common.as_conversation(conversation))
-
-
-def dumps(conversation: Conversation | tuple[Message, ...] | list[Message]) -> bytes:
-    """`dump` as compact JSON."""
-    return encode(dump(conversation))
-
-
-def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
-    """Every problem the Responses API would refuse, and the IR's own; never raises."""
-    return _common.checked(NAME, source, _load, provider_rules)
-
-
 # --- load ---------------------------------------------------------------------------------
-
-
-def _load(source: object) -> tuple[Conversation, Origins]:
-    return _common.read_source(NAME, source, _read)
 
 
 class Run:
@@ -523,6 +496,15 @@ def _recognizes_body(body: dict[str, object]) -> bool:
 
 def _recognizes_record(record: dict[str, object]) -> bool:
     return record.get("type") in _ITEM_TYPES
+
+
+_WORDS: Final = Words(
+    "JSON text, or the parsed list of items or request body",
+    "Responses input",
+    "The conversation as plain data, in the form it was loaded from (else a request body).",
+    "Every problem the Responses API would refuse, and the IR's own; never raises.",
+)
+load, dump, dumps, check = format_functions(NAME, _read, _dump, provider_rules, _WORDS, json_lines=False)
 
 
 FORMAT: Final = Format(

@@ -35,7 +35,6 @@ from message_ir import (
     AssistantMessage,
     ConstructionError,
     Diagnostic,
-    Message,
     OpaqueBlock,
     TextBlock,
     ToolCall,
@@ -47,6 +46,7 @@ from message_ir.adapters._build import meta_raw, object_raw
 from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
+from message_ir.adapters._functions import Words, format_functions
 from message_ir.adapters._ids import any_id
 from message_ir.adapters._json import as_array, as_object, encode
 from message_ir.adapters._records import Info, build_record, format_info, split_record
@@ -62,40 +62,11 @@ TEXT_SEPARATOR: Final = "\n"
 """How the text parts of a user message or a tool result are joined into the IR's `content`."""
 
 
-def load(source: bytes | str | object) -> Conversation:
-    """The conversation of a pi session log (JSON Lines text, or a list of the lines' values).
-
-    Raises `FormatError` for what is not such a log; never for broken linkage.
-    """
-    conversation, _ = _load(source)
-    return conversation
-
-
-def dump(conversation: Conversation | tuple[Message, ...] | list[Message]) -> list[object]:
-    """The log's lines as plain data, each in its place."""
-    return _dump(_common.as_conversation(conversation))
-
-
-def dumps(conversation: Conversation | tuple[Message, ...] | list[Message]) -> bytes:
-    """`dump` as JSON Lines."""
-    return _log.encode_lines(dump(conversation))
-
-
-def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
-    """The IR's diagnostics of the session and arguments that are not an object; never raises.
-    `message_index` is the 0-based line."""
-    return _common.checked(NAME, source, _load, _no_rules)
-
-
 def _no_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
     return []
 
 
 # --- load ---------------------------------------------------------------------------------
-
-
-def _load(source: object) -> tuple[Conversation, Origins]:
-    return _common.read_source(NAME, source, _read, lines=True)
 
 
 def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
@@ -351,6 +322,18 @@ def _recognizes_line(line: dict[str, object]) -> bool:
         return "payload" not in line
     message = as_object(line.get("message"))
     return line_type == "message" and message is not None and message.get("role") in ("user", "assistant", "toolResult")
+
+
+_WORDS: Final = Words(
+    "JSON Lines text, or a list of the lines' values",
+    "a pi session log",
+    "The log's lines as plain data, each in its place.",
+    (
+        "The IR's diagnostics of the session and arguments that are not an object; never raises. "
+        "`message_index` is the 0-based line."
+    ),
+)
+load, dump, dumps, check = format_functions(NAME, _read, _dump, _no_rules, _WORDS, json_lines=True)
 
 
 FORMAT: Final = Format(

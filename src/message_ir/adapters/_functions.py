@@ -1,0 +1,78 @@
+"""A format's four public functions, made from what is its own: a reader, a writer, its rules.
+
+Every format has `load`, `dump`, `dumps` and `check` with the same contract; only the pass
+over the source (`read`), the writer (`write`), the provider's rules and the words of the
+docstrings differ, so the functions are made here once. A session log (`json_lines`) is read
+line by line and written as JSON Lines; any other format as one JSON value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+from message_ir import Diagnostic, Message
+from message_ir.adapters._common import Origins, Reader, Rules, as_conversation, checked, read_source
+from message_ir.adapters._conversation import Conversation
+from message_ir.adapters._json import encode
+from message_ir.adapters._log import encode_lines
+
+Conversational = Conversation | tuple[Message, ...] | list[Message]
+"""What `dump` takes: a conversation, or IR messages alone."""
+
+
+class Words(NamedTuple):
+    """What a format's docstrings say of it."""
+
+    source: str
+    """What `load` and `check` take, e.g. "JSON text, or the parsed list or request body"."""
+    not_it: str
+    """What `load` refuses, e.g. "OpenAI Chat data"."""
+    dumped: str
+    """What `dump` gives, one sentence."""
+    checks: str
+    """What `check` reports, the rest of its docstring."""
+
+
+class Functions(NamedTuple):
+    load: Callable[[bytes | str | object], Conversation]
+    dump: Callable[[Conversational], object]
+    dumps: Callable[[Conversational], bytes]
+    check: Callable[[bytes | str | object], tuple[Diagnostic, ...]]
+
+
+def format_functions(
+    name: str, read: Reader, write: Callable[[Conversation], object], rules: Rules, words: Words, *, json_lines: bool
+) -> Functions:
+    """`load`, `dump`, `dumps` and `check` of the format `name`."""
+
+    def whole(source: object) -> tuple[Conversation, Origins]:
+        return read_source(name, source, read, lines=json_lines)
+
+    def load(source: bytes | str | object) -> Conversation:
+        conversation, _ = whole(source)
+        return conversation
+
+    def dump(conversation: Conversational) -> object:
+        return write(as_conversation(conversation))
+
+    def dumps(conversation: Conversational) -> bytes:
+        written = dump(conversation)
+        if json_lines and type(written) is list:
+            return encode_lines(written)
+        return encode(written)
+
+    def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
+        return checked(name, source, whole, rules)
+
+    for function in (load, dump, dumps, check):
+        function.__module__ = f"message_ir.adapters.{name}"
+        function.__qualname__ = function.__name__
+    load.__doc__ = (
+        f"The conversation in `source` ({words.source}).\n\n"
+        f"Raises `FormatError` for what is not {words.not_it}; never for broken linkage."
+    )
+    dump.__doc__ = words.dumped
+    dumps.__doc__ = "`dump` as JSON Lines." if json_lines else "`dump` as compact JSON."
+    check.__doc__ = words.checks
+    return Functions(load, dump, dumps, check)
