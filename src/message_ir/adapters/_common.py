@@ -532,3 +532,28 @@ def id_rule_problems(origins: Origins, rule: IdRule) -> list[Diagnostic]:
         if problem is not None:
             found.append(Diagnostic("BAD_TOOL_CALL_ID_FORMAT", call.source_index, call.path, problem))
     return found
+
+
+def part_texts(
+    state: LoadState, content: object, path: str, text_types: Sequence[str]
+) -> tuple[list[str], list[object]] | None:
+    """The texts of a list of content parts (those whose `type` is one of `text_types`) and
+    the parts; `None` after a problem (content that is not a list, a part without a `type`, a
+    text part whose `text` is not a string)."""
+    parts = as_array(content)
+    if parts is None:
+        state.problem(path, f"Expected `str` or a list of content parts, got `{kind(content)}`")
+        return None
+    texts: list[str] = []
+    for number, item in enumerate(parts):
+        part = as_object(item)
+        if part is None or type(part.get("type")) is not str:
+            state.problem(f"{path}[{number}]", "Expected a content part with a `type`")
+            return None
+        if part["type"] in text_types:
+            text = part.get("text")
+            if type(text) is not str:
+                state.problem(f"{path}[{number}].text", f"Expected `str`, got `{kind(text)}`")
+                return None
+            texts.append(text)
+    return texts, parts

@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from message_ir import Diagnostic, Message
 from message_ir.adapters._conversation import Conversation
+from message_ir.adapters._functions import Functions
 from message_ir.adapters._ids import IdRule
 from message_ir.adapters._tools import ToolReader
 
@@ -45,10 +46,8 @@ class Format(NamedTuple):
     """Its name on the command line (`openai-chat`)."""
     description: str
     """One line: what it reads (`message-ir formats` prints it)."""
-    load: Callable[[Source], Conversation]
-    dump: Callable[[Conversation | tuple[Message, ...] | list[Message]], object]
-    dumps: Callable[[Conversation | tuple[Message, ...] | list[Message]], bytes]
-    check: Callable[[Source], tuple[Diagnostic, ...]]
+    functions: Functions
+    """Its `load`, `dump`, `dumps` and `check`."""
     id_rule: IdRule
     """The tool-call IDs it accepts (`convert` rewrites the others)."""
     recognize: Recognize
@@ -72,6 +71,22 @@ class Format(NamedTuple):
     """Whether one record of it is one conversation (a dataset line `check-dataset` reads)."""
     fast_path: Callable[[bytes], bool] | None = None
     """A dataset line's fast check: `True` only when the careful one (`check`) finds nothing."""
+
+    @property
+    def load(self) -> Callable[[Source], Conversation]:
+        return self.functions.load
+
+    @property
+    def dump(self) -> Callable[[Conversation | tuple[Message, ...] | list[Message]], object]:
+        return self.functions.dump
+
+    @property
+    def dumps(self) -> Callable[[Conversation | tuple[Message, ...] | list[Message]], bytes]:
+        return self.functions.dumps
+
+    @property
+    def check(self) -> Callable[[Source], tuple[Diagnostic, ...]]:
+        return self.functions.check
 
     @property
     def payload_format(self) -> str:

@@ -39,12 +39,13 @@ from message_ir import (
 )
 from message_ir.adapters import _common, _tools
 from message_ir.adapters._build import meta_raw, object_raw
+from message_ir.adapters._calls import read_call, written_arguments
 from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import Words, format_functions
 from message_ir.adapters._ids import WORD, IdRule
-from message_ir.adapters._json import as_array, as_object, encode, freeze_info
+from message_ir.adapters._json import as_array, as_object, freeze_info
 from message_ir.adapters._records import (
     Info,
     build_record,
@@ -264,7 +265,7 @@ def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
                 assert type(text) is str  # checked by _blocks
                 ir_blocks.append(TextBlock(text=text, meta_json=_meta(split_record(block, _TEXT_KEYS, _TEXT_KEYS))))
             elif block_type == "tool_use":
-                call = _call(state, message_index, block, block_path)
+                call = read_call(state, message_index, block, block_path, _USE_KEYS, "input", _meta)
                 if call is None:
                     return
                 ir_blocks.append(call)
@@ -276,29 +277,6 @@ def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
         info["list"] = True  # without it, a lone text block would be written back as a string
     message = AssistantMessage(id=state.message_id(), content=tuple(ir_blocks), meta_json=_meta(info))
     state.add(message, path, block_paths)
-
-
-def _call(state: LoadState, message_index: int, block: dict[str, object], path: str) -> ToolCall | None:
-    call_id, name, arguments = block.get("id"), block.get("name"), block.get("input")
-    if type(call_id) is not str or not call_id:
-        state.problem(path + ".id", "Expected a non-empty `str`")
-        return None
-    if type(name) is not str or not name:
-        state.problem(path + ".name", "Expected a non-empty `str`")
-        return None
-    info = split_record(block, _USE_KEYS, _USE_KEYS)
-    parsed = as_object(arguments)
-    if parsed is None:
-        info["input"] = arguments
-        if "input" not in block:
-            info["no_input"] = True  # absent stays absent
-        state.bad_arguments(message_index, path + ".input", encode(arguments).decode())
-        parsed = {}
-    ir_id = state.call_id(message_index, call_id, name, path + ".id")
-    if ir_id != call_id:
-        info["id"] = call_id
-        info["as"] = ir_id
-    return ToolCall(id=ir_id, name=name, arguments_json=object_raw(parsed), meta_json=_meta(info))
 
 
 # --- dump ---------------------------------------------------------------------------------
@@ -396,12 +374,8 @@ def _dump_assistant(message: AssistantMessage, restore: dict[str, str]) -> dict[
 def _dump_call(call: ToolCall, restore: dict[str, str]) -> dict[str, object]:
     info = format_info(call.meta_json, NAME)
     call_id = _common.written_call_id(info, call.id, restore)
-    arguments: object = call.arguments.thaw()
-    values: dict[str, object] = {"type": "tool_use", "id": call_id, "name": call.name, "input": arguments}
-    if "input" in info and arguments == {}:
-        values["input"] = info["input"]
-        if info.get("no_input") is True:
-            del values["input"]
+    values: dict[str, object] = {"type": "tool_use", "id": call_id, "name": call.name}
+    written_arguments(info, "input", call, values)
     return build_record(info, _USE_KEYS, values)
 
 
@@ -466,17 +440,14 @@ _WORDS: Final = Words(
         "message indexes point into the source's `messages`."
     ),
 )
-load, dump, dumps, check = format_functions(NAME, _read, _dump, provider_rules, _WORDS, json_lines=False)
+_FUNCTIONS: Final = format_functions(NAME, _read, _dump, provider_rules, _WORDS, json_lines=False)
 
 
 FORMAT: Final = Format(
     name=NAME,
     cli_name="anthropic",
     description="Anthropic Messages `messages` (a list, or a request body with `system`)",
-    load=load,
-    dump=dump,
-    dumps=dumps,
-    check=check,
+    functions=_FUNCTIONS,
     id_rule=ID_RULE,
     recognize=Recognize(
         body=_recognizes_body,
@@ -490,5 +461,6 @@ FORMAT: Final = Format(
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 
+load, dump, dumps, check = _FUNCTIONS
 
 __all__ = ["FORMAT", "NAME", "check", "dump", "dumps", "load"]

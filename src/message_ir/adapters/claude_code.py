@@ -231,17 +231,14 @@ _WORDS: Final = Words(
         "raises. `message_index` is the 0-based line."
     ),
 )
-load, dump, dumps, check = format_functions(NAME, _read, _dump, anthropic.provider_rules, _WORDS, json_lines=True)
+_FUNCTIONS: Final = format_functions(NAME, _read, _dump, anthropic.provider_rules, _WORDS, json_lines=True)
 
 
 FORMAT: Final = Format(
     name=NAME,
     cli_name="claude-code",
     description="Claude Code session logs (JSON Lines from ~/.claude/projects)",
-    load=load,
-    dump=dump,
-    dumps=dumps,
-    check=check,
+    functions=_FUNCTIONS,
     id_rule=anthropic.FORMAT.id_rule,  # a Claude Code log holds Anthropic messages
     recognize=Recognize(line=_recognizes_line),
     payload=anthropic.NAME,
@@ -250,5 +247,6 @@ FORMAT: Final = Format(
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 
+load, dump, dumps, check = _FUNCTIONS
 
 __all__ = ["FORMAT", "NAME", "check", "dump", "dumps", "load"]

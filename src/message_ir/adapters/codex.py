@@ -101,19 +101,14 @@ _WORDS: Final = Words(
         "raises. `message_index` is the 0-based line."
     ),
 )
-load, dump, dumps, check = format_functions(
-    NAME, _read, _dump, openai_responses.provider_rules, _WORDS, json_lines=True
-)
+_FUNCTIONS: Final = format_functions(NAME, _read, _dump, openai_responses.provider_rules, _WORDS, json_lines=True)
 
 
 FORMAT: Final = Format(
     name=NAME,
     cli_name="codex",
     description="Codex rollout logs (JSON Lines from ~/.codex/sessions)",
-    load=load,
-    dump=dump,
-    dumps=dumps,
-    check=check,
+    functions=_FUNCTIONS,
     id_rule=openai_responses.FORMAT.id_rule,  # a Codex rollout holds Responses items
     recognize=Recognize(line=_recognizes_line),
     payload=openai_responses.NAME,
@@ -121,5 +116,6 @@ FORMAT: Final = Format(
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 
+load, dump, dumps, check = _FUNCTIONS
 
 __all__ = ["FORMAT", "NAME", "check", "dump", "dumps", "load"]

@@ -598,17 +598,14 @@ _WORDS: Final = Words(
         "indexes point into the source's `contents`."
     ),
 )
-load, dump, dumps, check = format_functions(NAME, _read, _dump, provider_rules, _WORDS, json_lines=False)
+_FUNCTIONS: Final = format_functions(NAME, _read, _dump, provider_rules, _WORDS, json_lines=False)
 
 
 FORMAT: Final = Format(
     name=NAME,
     cli_name="gemini",
     description="Gemini `contents` (a list, or a request body with `systemInstruction`)",
-    load=load,
-    dump=dump,
-    dumps=dumps,
-    check=check,
+    functions=_FUNCTIONS,
     id_rule=any_id("Gemini accepts any non-empty ID"),
     recognize=Recognize(body=_recognizes_body, record=_recognizes_record),
     raw_arguments="args",
@@ -618,5 +615,6 @@ FORMAT: Final = Format(
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 
+load, dump, dumps, check = _FUNCTIONS
 
 __all__ = ["FORMAT", "NAME", "check", "dump", "dumps", "load"]

@@ -397,17 +397,14 @@ _WORDS: Final = Words(
     "The recording as plain data, every record in its place.",
     "The IR's diagnostics of the recording and arguments that are not an object; never raises.",
 )
-load, dump, dumps, check = format_functions(NAME, _read, _dump, _no_rules, _WORDS, json_lines=False)
+_FUNCTIONS: Final = format_functions(NAME, _read, _dump, _no_rules, _WORDS, json_lines=False)
 
 
 FORMAT: Final = Format(
     name=NAME,
     cli_name="gemini-cli",
     description="gemini-cli chat recordings (JSON from ~/.gemini/tmp/<project>/chats)",
-    load=load,
-    dump=dump,
-    dumps=dumps,
-    check=check,
+    functions=_FUNCTIONS,
     id_rule=any_id("gemini-cli accepts any non-empty ID"),
     recognize=Recognize(body=_recognizes_body, record=_recognizes_record),
     payload=gemini.NAME,
@@ -416,5 +413,6 @@ FORMAT: Final = Format(
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 
+load, dump, dumps, check = _FUNCTIONS
 
 __all__ = ["FORMAT", "NAME", "check", "dump", "dumps", "load"]

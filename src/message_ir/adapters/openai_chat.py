@@ -119,22 +119,10 @@ def _parts_text(state: LoadState, content: object, path: str) -> tuple[str, list
     """The text of a `content` (a `str`, or a list of parts) and the parts; `None` after a problem."""
     if type(content) is str:
         return content, None
-    parts = as_array(content)
-    if parts is None:
-        state.problem(path, f"Expected `str` or a list of content parts, got `{_common.kind(content)}`")
+    found = _common.part_texts(state, content, path, ("text",))
+    if found is None:
         return None
-    texts: list[str] = []
-    for number, item in enumerate(parts):
-        part = as_object(item)
-        if part is None or type(part.get("type")) is not str:
-            state.problem(f"{path}[{number}]", "Expected a content part with a `type`")
-            return None
-        if part["type"] == "text":
-            text = part.get("text")
-            if type(text) is not str:
-                state.problem(f"{path}[{number}].text", f"Expected `str`, got `{_common.kind(text)}`")
-                return None
-            texts.append(text)
+    texts, parts = found
     return PART_SEPARATOR.join(texts), parts
 
 
@@ -418,17 +406,14 @@ _WORDS: Final = Words(
         "indexes point into the source's `messages`."
     ),
 )
-load, dump, dumps, check = format_functions(NAME, _read, _dump, _provider_rules, _WORDS, json_lines=False)
+_FUNCTIONS: Final = format_functions(NAME, _read, _dump, _provider_rules, _WORDS, json_lines=False)
 
 
 FORMAT: Final = Format(
     name=NAME,
     cli_name="openai-chat",
     description="OpenAI Chat Completions `messages` (a list, or a request body)",
-    load=load,
-    dump=dump,
-    dumps=dumps,
-    check=check,
+    functions=_FUNCTIONS,
     id_rule=ID_RULE,
     recognize=Recognize(
         record=_recognizes_record, block_types=frozenset({"image_url", "input_audio", "refusal", "file"}), fallback=True
@@ -440,5 +425,6 @@ FORMAT: Final = Format(
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 
+load, dump, dumps, check = _FUNCTIONS
 
 __all__ = ["FORMAT", "NAME", "check", "dump", "dumps", "load"]

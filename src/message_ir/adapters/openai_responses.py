@@ -189,22 +189,10 @@ def _parts_text(
     exactly one plain part of `part_type` (which the text alone writes back)."""
     if type(content) is str:
         return content, False
-    parts = as_array(content)
-    if parts is None:
-        state.problem(path, f"Expected `str` or a list of content parts, got `{_common.kind(content)}`")
+    found = _common.part_texts(state, content, path, (_INPUT_TEXT, _OUTPUT_TEXT))
+    if found is None:
         return None
-    texts: list[str] = []
-    for number, value in enumerate(parts):
-        part = as_object(value)
-        if part is None or type(part.get("type")) is not str:
-            state.problem(f"{path}[{number}]", "Expected a content part with a `type`")
-            return None
-        if part["type"] in (_INPUT_TEXT, _OUTPUT_TEXT):
-            text = part.get("text")
-            if type(text) is not str:
-                state.problem(f"{path}[{number}].text", f"Expected `str`, got `{_common.kind(text)}`")
-                return None
-            texts.append(text)
+    texts, parts = found
     plain = len(parts) == 1 and parts[0] == {"type": part_type, "text": texts[0] if texts else None}
     plain = plain and list(as_object(parts[0]) or {}) == ["type", "text"]
     return separator.join(texts), plain
@@ -504,17 +492,14 @@ _WORDS: Final = Words(
     "The conversation as plain data, in the form it was loaded from (else a request body).",
     "Every problem the Responses API would refuse, and the IR's own; never raises.",
 )
-load, dump, dumps, check = format_functions(NAME, _read, _dump, provider_rules, _WORDS, json_lines=False)
+_FUNCTIONS: Final = format_functions(NAME, _read, _dump, provider_rules, _WORDS, json_lines=False)
 
 
 FORMAT: Final = Format(
     name=NAME,
     cli_name="openai-responses",
     description="OpenAI Responses `input` items (a list, or a request body with `instructions`)",
-    load=load,
-    dump=dump,
-    dumps=dumps,
-    check=check,
+    functions=_FUNCTIONS,
     id_rule=ID_RULE,
     recognize=Recognize(
         body=_recognizes_body,
@@ -527,5 +512,6 @@ FORMAT: Final = Format(
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 
+load, dump, dumps, check = _FUNCTIONS
 
 __all__ = ["FORMAT", "NAME", "check", "dump", "dumps", "load"]

@@ -43,12 +43,13 @@ from message_ir import (
 )
 from message_ir.adapters import _common, _log
 from message_ir.adapters._build import meta_raw, object_raw
+from message_ir.adapters._calls import read_call, written_arguments
 from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import Words, format_functions
 from message_ir.adapters._ids import any_id
-from message_ir.adapters._json import as_array, as_object, encode
+from message_ir.adapters._json import as_array, as_object
 from message_ir.adapters._records import Info, build_record, format_info, split_record
 
 NAME: Final = "pi"
@@ -111,22 +112,10 @@ def _text_parts(state: LoadState, content: object, path: str, info: Info) -> str
     if type(content) is str:
         info["string"] = True
         return content
-    parts = as_array(content)
-    if parts is None:
-        state.problem(path, f"Expected `str` or a list of content parts, got `{_common.kind(content)}`")
+    found = _common.part_texts(state, content, path, ("text",))
+    if found is None:
         return None
-    texts: list[str] = []
-    for number, item in enumerate(parts):
-        part = as_object(item)
-        if part is None or type(part.get("type")) is not str:
-            state.problem(f"{path}[{number}]", "Expected a content part with a `type`")
-            return None
-        if part["type"] == "text":
-            text = part.get("text")
-            if type(text) is not str:
-                state.problem(f"{path}[{number}].text", f"Expected `str`, got `{_common.kind(text)}`")
-                return None
-            texts.append(text)
+    texts, parts = found
     joined = TEXT_SEPARATOR.join(texts)
     if parts != [{"type": "text", "text": joined}] or list(as_object(parts[0]) or {}) != list(_TEXT_KEYS):
         info["parts"] = parts
@@ -176,7 +165,7 @@ def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
             assert type(text) is str
             blocks.append(TextBlock(text=text, meta_json=_meta(split_record(block, _TEXT_KEYS, _TEXT_KEYS))))
         elif block_type == "toolCall":
-            call = _call(state, message_index, block, block_path)
+            call = read_call(state, message_index, block, block_path, _CALL_KEYS, "arguments", _meta)
             if call is None:
                 return
             blocks.append(call)
@@ -184,29 +173,6 @@ def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
             blocks.append(OpaqueBlock(format=NAME, kind=block_type, data_json=object_raw(block)))
         block_paths.append(block_path)
     state.add(AssistantMessage(id=state.message_id(), content=tuple(blocks), meta_json=_meta(info)), path, block_paths)
-
-
-def _call(state: LoadState, message_index: int, block: dict[str, object], path: str) -> ToolCall | None:
-    call_id, name, arguments = block.get("id"), block.get("name"), block.get("arguments")
-    if type(call_id) is not str or not call_id:
-        state.problem(path + ".id", "Expected a non-empty `str`")
-        return None
-    if type(name) is not str or not name:
-        state.problem(path + ".name", "Expected a non-empty `str`")
-        return None
-    info = split_record(block, _CALL_KEYS, _CALL_KEYS)
-    parsed = as_object(arguments)
-    if parsed is None:
-        info["arguments"] = arguments
-        if "arguments" not in block:
-            info["no_arguments"] = True  # absent stays absent
-        state.bad_arguments(message_index, path + ".arguments", encode(arguments).decode())
-        parsed = {}
-    ir_id = state.call_id(message_index, call_id, name, path + ".id")
-    if ir_id != call_id:
-        info["id"] = call_id
-        info["as"] = ir_id
-    return ToolCall(id=ir_id, name=name, arguments_json=object_raw(parsed), meta_json=_meta(info))
 
 
 def _result(state: LoadState, record: dict[str, object], path: str) -> None:
@@ -289,12 +255,8 @@ def _dump_assistant(message: AssistantMessage, info: Info, restore: dict[str, st
         elif type(block) is ToolCall:
             call_info = format_info(block.meta_json, NAME)
             call_id = _common.written_call_id(call_info, block.id, restore)
-            arguments: object = block.arguments.thaw()
-            values = {"type": "toolCall", "id": call_id, "name": block.name, "arguments": arguments}
-            if "arguments" in call_info and arguments == {}:
-                values["arguments"] = call_info["arguments"]
-                if call_info.get("no_arguments") is True:
-                    del values["arguments"]
+            values: dict[str, object] = {"type": "toolCall", "id": call_id, "name": block.name}
+            written_arguments(call_info, "arguments", block, values)
             blocks.append(build_record(call_info, _CALL_KEYS, values))
     return build_record(info, _ASSISTANT_KEYS, {"role": "assistant", "content": blocks})
 
@@ -333,17 +295,14 @@ _WORDS: Final = Words(
         "`message_index` is the 0-based line."
     ),
 )
-load, dump, dumps, check = format_functions(NAME, _read, _dump, _no_rules, _WORDS, json_lines=True)
+_FUNCTIONS: Final = format_functions(NAME, _read, _dump, _no_rules, _WORDS, json_lines=True)
 
 
 FORMAT: Final = Format(
     name=NAME,
     cli_name="pi",
     description="pi coding-agent session logs (JSON Lines from ~/.pi/agent/sessions)",
-    load=load,
-    dump=dump,
-    dumps=dumps,
-    check=check,
+    functions=_FUNCTIONS,
     id_rule=any_id("pi accepts any non-empty ID"),
     recognize=Recognize(line=_recognizes_line),
     json_lines=True,
@@ -352,5 +311,6 @@ FORMAT: Final = Format(
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 
+load, dump, dumps, check = _FUNCTIONS
 
 __all__ = ["FORMAT", "NAME", "check", "dump", "dumps", "load"]
