@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Final, NamedTuple, cast
+from typing import Final, NamedTuple
 
 import msgspec
 
@@ -14,7 +14,6 @@ from message_ir import (
     ConstructionError,
     Diagnostic,
     FrozenJsonObject,
-    JsonInput,
     Message,
     ToolResultMessage,
     UserMessage,
@@ -25,7 +24,7 @@ from message_ir import (
 from message_ir.adapters import _tools
 from message_ir.adapters._conversation import Conversation, FormatError, Instruction, Note
 from message_ir.adapters._ids import IdRule
-from message_ir.adapters._json import Unparsable, as_array, as_object, as_sequence, decode, parse
+from message_ir.adapters._json import Unparsable, as_array, as_object, as_sequence, decode, json_input, parse
 from message_ir.adapters._records import Info, build_record, frozen_info, split_record
 
 _FIRST_INDEX: Final = re.compile(r"\[(\d+)\]")
@@ -47,11 +46,6 @@ _KINDS: Final[dict[type, str]] = {
 def kind(value: object) -> str:
     """A word for the JSON type of `value`, from a fixed table (no attribute of it is read)."""
     return _KINDS.get(type(value), "object of another type")
-
-
-def json_input(value: dict[str, object]) -> dict[str, JsonInput]:
-    """Plain data read from JSON, given to a constructor (which checks it at run time)."""
-    return cast("dict[str, JsonInput]", value)
 
 
 class CallOrigin(NamedTuple):

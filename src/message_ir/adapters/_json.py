@@ -9,7 +9,7 @@ decode returns `Any` and `type(x) is dict` narrows to `dict[Any, Any]`.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, cast
 
 import msgspec
 
@@ -66,10 +66,14 @@ def as_sequence(value: object) -> list[object] | None:
     return None
 
 
+def json_input(value: dict[str, object]) -> dict[str, JsonInput]:
+    """Plain data read from JSON, given to a constructor (which checks it at run time)."""
+    return cast("dict[str, JsonInput]", value)
+
+
 def freeze_info(value: dict[str, object]) -> FrozenJsonObject:
     """`frozen_json_object` of plain data read from JSON (which it checks at run time)."""
-    checked: dict[str, JsonInput] = value  # type: ignore[assignment]  # checked by frozen_json_object
-    return frozen_json_object(checked)
+    return frozen_json_object(json_input(value))
 
 
 def encode(value: object) -> bytes:
