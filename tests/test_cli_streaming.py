@@ -25,7 +25,7 @@ def test_diagnostics_stream_and_a_cap_stops_the_read(tmp_path: Path) -> None:
     status, out, err = run("validate", "--max-diagnostics", "3", str(log))
     assert status == 1
     assert out.splitlines() == [
-        f"{log}:{index}: UNKNOWN_ROLE Object missing required field `role` (at $[{index}])" for index in range(3)
+        f"{log}:{index + 1}: UNKNOWN_ROLE Object missing required field `role` (at $[{index}])" for index in range(3)
     ]
     assert err == "message-ir: stopped after 3 diagnostics (--max-diagnostics 3)\n"
 
@@ -36,8 +36,8 @@ def test_shape_problems_come_first_then_the_linkage_known_at_the_end(tmp_path: P
     status, out, _ = run("validate", str(log))
     assert status == 1
     assert out.splitlines() == [
-        f"{log}:1: UNKNOWN_ROLE Object missing required field `role` (at $[1])",
-        f"{log}:0: MISSING_TOOL_RESULT Tool call 'c' has no result after it (at $[0].content[0])",
+        f"{log}:2: UNKNOWN_ROLE Object missing required field `role` (at $[1])",
+        f"{log}:1: MISSING_TOOL_RESULT Tool call 'c' has no result after it (at $[0].content[0])",
     ]
     lines = (CALL + b"{}\n").splitlines()
     assert [d.message_index for d in iter_jsonl_diagnostics(lines)] == [1, 0]

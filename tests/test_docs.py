@@ -62,7 +62,7 @@ def _session_from_real_files(folder: Path) -> bool:
     messages = json.loads(real.read_bytes())["traj"]
     del messages[5]
     (folder / "session.json").write_text(json.dumps(messages))
-    # and a real Claude Code log whose first tool-result line (line 10) was deleted
+    # and a real Claude Code log whose first tool-result line (line 11, index 10) was deleted
     log = ROOT.parent / "shared" / "real" / "anthropic" / "spotter_claude-code_tool_heavy.jsonl"
     lines = log.read_bytes().splitlines(keepends=True)
     del lines[10]

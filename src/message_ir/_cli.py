@@ -436,27 +436,30 @@ def _validate(parser: argparse.ArgumentParser, arguments: _Arguments) -> int:
     paths, examples = arguments.paths, arguments.example
     if not paths and not examples:
         parser.error("validate: give at least one PATH or --example NAME")
-    sources: list[tuple[str, Iterator[Diagnostic]]] = []  # iterators: nothing is read until its turn
+    sources: list[tuple[str, bool, Iterator[Diagnostic]]] = []  # iterators: nothing is read until its turn
     for name in examples:
         try:
             full_name = resolve_example(name)
         except KeyError:
             raise _Unreadable(f"no example named {name!r}; `message-ir examples` lists them") from None
-        sources.append((full_name, _check_example(full_name, _is_jsonl(full_name, arguments.jsonl))))
+        jsonl = _is_jsonl(full_name, arguments.jsonl)
+        sources.append((full_name, jsonl, _check_example(full_name, jsonl)))
     for path in paths:
-        sources.append((_shown(path), _check_path(path, _is_jsonl(path, arguments.jsonl), arguments.source_format)))
+        jsonl = _is_jsonl(path, arguments.jsonl)
+        lines = _line_based(jsonl, arguments.source_format)
+        sources.append((_shown(path), lines, _check_path(path, jsonl, arguments.source_format)))
     cap = arguments.max_diagnostics
     text = arguments.format == "text"
     reports: list[_FileReport] = []
     total = 0
-    for name, diagnostics in sources:
+    for name, lines, diagnostics in sources:
         found: list[Diagnostic] = []
         seen = 0
         for diagnostic in diagnostics:  # printed as they come: a log's shape problems as it is read
             seen += 1
             total += 1
             if text:
-                _out(_diagnostic_line(name, diagnostic))
+                _out(_diagnostic_line(name, diagnostic, lines=lines))
             else:
                 found.append(diagnostic)
             if cap is not None and total >= cap:
@@ -472,9 +475,23 @@ def _validate(parser: argparse.ArgumentParser, arguments: _Arguments) -> int:
     return EXIT_INVALID if total else EXIT_VALID
 
 
-def _diagnostic_line(name: str, diagnostic: Diagnostic, label: str = "") -> str:
-    index = "-" if diagnostic.message_index is None else str(diagnostic.message_index)
-    return f"{name}:{index}: {diagnostic.code} {label}{diagnostic.message} (at {diagnostic.path})"
+def _line_based(jsonl: bool, source_format: str | None) -> bool:
+    """Whether a file's records are its lines (the IR's JSON Lines, a session log): then the
+    number after its name on the command line is the 1-based line."""
+    return jsonl or (source_format is not None and FORMATS[source_format].json_lines)
+
+
+def _place(index: int | None, lines: bool) -> str:
+    """Where a problem is, after the file's name: the 1-based line of a line-based file, else
+    the 0-based index of the message or record (`-` for the whole file)."""
+    if index is None:
+        return "-"
+    return str(index + 1) if lines else str(index)
+
+
+def _diagnostic_line(name: str, diagnostic: Diagnostic, label: str = "", *, lines: bool = False) -> str:
+    where = _place(diagnostic.message_index, lines)
+    return f"{name}:{where}: {diagnostic.code} {label}{diagnostic.message} (at {diagnostic.path})"
 
 
 def _check_bytes(data: bytes, jsonl: bool, source_format: str | None = None) -> tuple[Diagnostic, ...]:
@@ -601,11 +618,11 @@ def _repair(parser: argparse.ArgumentParser, arguments: _Arguments) -> int:
         repaired = repair_transcript(messages)
     except TranscriptError as error:
         for diagnostic in error.diagnostics:
-            _err(_diagnostic_line(path, diagnostic))
+            _err(_diagnostic_line(path, diagnostic, lines=jsonl))
         _err(f"message-ir: {path}: not repaired: repair fixes linkage only")
         return EXIT_INVALID
     for fix in repaired.fixes:
-        _err(_fix_line(path, fix))
+        _err(_fix_line(path, fix, fix.message_index, lines=jsonl))
     out_jsonl = _is_jsonl(output, arguments.jsonl) if output else jsonl
     if _changed(repaired.fixes) or out_jsonl != jsonl:
         data = encode_jsonl(repaired.messages) if out_jsonl else encode_transcript(repaired.messages) + b"\n"
@@ -617,7 +634,7 @@ def _repair(parser: argparse.ArgumentParser, arguments: _Arguments) -> int:
 def _without_lone_surrogates(path: str, data: bytes, jsonl: bool) -> bytes:
     """`data` with each lone surrogate escape (`\\ud83d`, which no reader takes) replaced by
     `\\ufffd`, the one text fix `repair` makes, each changed line reported (JSON Lines: by
-    its 0-based line, as the other fixes; JSON: the count). Every other byte stays."""
+    its 1-based line, as the other fixes; JSON: the count). Every other byte stays."""
     fixed, count = replaced_surrogates(data)
     if not count:
         return data
@@ -625,8 +642,8 @@ def _without_lone_surrogates(path: str, data: bytes, jsonl: bool) -> bytes:
         _err(f"{path}:-: INVALID_JSON replaced_surrogate: Replaced {count} lone surrogate escapes with U+FFFD")
         return fixed
     lines = data.split(b"\n")
-    for number, line in enumerate(lines):
-        lines[number], count = replaced_surrogates(line)
+    for number, line in enumerate(lines, start=1):
+        lines[number - 1], count = replaced_surrogates(line)
         if count:
             what = "escape" if count == 1 else "escapes"
             _err(
@@ -643,24 +660,26 @@ def _changed(fixes: Sequence[Fix]) -> bool:
 def _repair_format(path: str, output: str | None, data: bytes, adapter: str, read_as: FileStamp | None) -> int:
     """Repair a transcript of an adapter's format and write it back in that format."""
     module = FORMATS[adapter]
+    lines = module.json_lines
     try:
         conversation = module.load(data)
     except FormatError as error:
         for diagnostic in error.diagnostics:
-            _err(_diagnostic_line(path, diagnostic))
+            _err(_diagnostic_line(path, diagnostic, lines=lines))
         _err(f"message-ir: {path}: not repaired: not {_cli_name(adapter)} data")
         return EXIT_INVALID
     repaired = repair_transcript(conversation.messages)
-    for fix in repaired.fixes:  # each fix at its message's place in the file, as `validate` reports it
-        index = source_index(conversation.messages[fix.message_index].id)
-        _err(_fix_line(path, fix if index is None else msgspec.structs.replace(fix, message_index=index)))
+    found = module.check(data) if repaired.fixes else ()
+    for fix in repaired.fixes:  # each fix where `validate` reports its problem
+        index = _source_place(fix, found, source_index(conversation.messages[fix.message_index].id))
+        _err(_fix_line(path, fix, index, lines=lines))
     written = _ended(module.dumps(conversation.replace(messages=repaired.messages)))
     _write(output, written if _changed(repaired.fixes) else data, read_as)
     # Exit 0 only when what was written passes the format's own check: say what repair left.
     unrepaired = {fix.code for fix in repaired.fixes if fix.action == "unrepaired"}
     left = [diagnostic for diagnostic in module.check(written) if diagnostic.code not in unrepaired]
     for diagnostic in left:
-        _err(_diagnostic_line(output or "-", diagnostic, "not fixed: "))
+        _err(_diagnostic_line(output or "-", diagnostic, "not fixed: ", lines=lines))
     if left:
         _err(f"message-ir: {path}: repair does not fix {len(left)} {_plural(len(left), 'problem')} (see above)")
     return EXIT_INVALID if unrepaired or left else EXIT_VALID
@@ -677,7 +696,7 @@ def _convert(arguments: _Arguments) -> int:
         conversation = FORMATS[source].load(data)
     except FormatError as error:
         for diagnostic in error.diagnostics:
-            _err(_diagnostic_line(path, diagnostic))
+            _err(_diagnostic_line(path, diagnostic, lines=FORMATS[source].json_lines))
         _err(f"message-ir: {path}: not converted: not {_cli_name(source)} data")
         return EXIT_INVALID
     converted = convert(conversation, to=target)
@@ -694,8 +713,25 @@ def _ended(written: bytes) -> bytes:
     return written if written.endswith(b"\n") else written + b"\n"
 
 
-def _fix_line(name: str, fix: Fix) -> str:
-    return f"{name}:{fix.message_index}: {fix.code} {fix.action}: {fix.message}"
+def _fix_line(name: str, fix: Fix, index: int | None, *, lines: bool) -> str:
+    return f"{name}:{_place(index, lines)}: {fix.code} {fix.action}: {fix.message}"
+
+
+def _first_quoted(text: str) -> str | None:
+    """The first `'...'` of a message (the call ID a linkage message names), or `None`."""
+    parts = text.split("'", 2)
+    return parts[1] if len(parts) == 3 else None
+
+
+def _source_place(fix: Fix, found: Sequence[Diagnostic], message_place: int | None) -> int | None:
+    """Where in the file `validate` reports the problem `fix` mends: the place of the
+    diagnostic of its code naming the same call (a call on a later line of a message split
+    over lines is reported there), else the place of the fixed message."""
+    call = _first_quoted(fix.message)
+    for diagnostic in found:
+        if call is not None and diagnostic.code == fix.code and _first_quoted(diagnostic.message) == call:
+            return diagnostic.message_index
+    return message_place
 
 
 def _decode_shape_only(data: bytes, jsonl: bool) -> tuple[Message, ...]:

@@ -142,7 +142,31 @@ def test_repair_detects_a_log_whose_first_line_is_longer_than_a_read_batch(tmp_p
     completed = run("repair", str(path), "-o", str(tmp_path / "out.jsonl"))
     assert (completed.returncode, completed.stderr) == (
         0,
-        f"{path}:2: MISSING_TOOL_RESULT inserted_result: Inserted an error result for 'toolu_1', which had none\n",
+        f"{path}:3: MISSING_TOOL_RESULT inserted_result: Inserted an error result for 'toolu_1', which had none\n",
     )
     written = (tmp_path / "out.jsonl").read_bytes().splitlines()
     assert [json.loads(line)["type"] for line in written] == ["summary", "user", "assistant", "user"]
+
+
+def test_validate_and_repair_name_the_same_1_based_line_for_a_call_of_a_split_message(tmp_path: Path) -> None:
+    # Claude Code writes one assistant message over several lines (one per block): the call
+    # stands on the message's second line, line 3 of the file.
+    message = {"id": "m1", "role": "assistant"}
+    lines = [
+        {"type": "user", "uuid": "u1", "sessionId": "s", "message": {"role": "user", "content": "hi"}},
+        {"type": "assistant", "uuid": "a1", "message": {**message, "content": [{"type": "text", "text": "look"}]}},
+        {
+            "type": "assistant",
+            "uuid": "a2",
+            "message": {**message, "content": [{"type": "tool_use", "id": "toolu_1", "name": "Read", "input": {}}]},
+        },
+        {"type": "user", "uuid": "u2", "message": {"role": "user", "content": "next"}},
+    ]
+    path = tmp_path / "session.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert run("validate", str(path)).stdout == (
+        f"{path}:3: MISSING_TOOL_RESULT Tool call 'toolu_1' has no result after it (at $[2].message.content[0])\n"
+    )
+    assert run("repair", str(path), "-o", str(tmp_path / "out.jsonl")).stderr == (
+        f"{path}:3: MISSING_TOOL_RESULT inserted_result: Inserted an error result for 'toolu_1', which had none\n"
+    )

@@ -127,5 +127,5 @@ def test_the_command_line_names_the_line(command: str, tmp_path: Path) -> None:
     )
     assert "Traceback" not in completed.stderr
     assert completed.returncode == 1
-    line = f"{path}:1: BAD_FORMAT Nesting deeper than {MAX_DEPTH} levels (at $[1])"
+    line = f"{path}:2: BAD_FORMAT Nesting deeper than {MAX_DEPTH} levels (at $[1])"  # the 1-based line
     assert line in (completed.stdout + completed.stderr).splitlines()

@@ -96,8 +96,8 @@ def test_repair_replaces_the_escape_on_its_line_and_repairs_the_rest(tmp_path: P
     )
     assert (completed.returncode, completed.stderr) == (
         0,
-        f"{path}:2: INVALID_JSON replaced_surrogate: Replaced 1 lone surrogate escape with U+FFFD\n"
-        f"{path}:3: MISSING_TOOL_RESULT inserted_result: Inserted an error result for 'toolu_2', which had none\n",
+        f"{path}:3: INVALID_JSON replaced_surrogate: Replaced 1 lone surrogate escape with U+FFFD\n"
+        f"{path}:4: MISSING_TOOL_RESULT inserted_result: Inserted an error result for 'toolu_2', which had none\n",
     )
     written = [json.loads(line) for line in out.read_bytes().splitlines()]
     assert written[2]["message"]["content"][0]["content"] == "cut \ufffd"
