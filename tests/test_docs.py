@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.api_reference import expected_rows, written_rows
 from tests.dataset_factory import write_dataset
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,6 +32,12 @@ def test_the_pages_examples_run(page: Path) -> None:
     namespace: dict[str, object] = {}
     for number, match in enumerate(_PYTHON.finditer(page.read_text())):
         exec(compile(match.group(1), f"{page.name}#{number}", "exec"), namespace)  # the docs' own examples
+
+
+def test_the_api_reference_says_what_each_public_name_says_of_itself() -> None:
+    """Each row of docs/api.md's index is the first paragraph of the name's own docstring, and
+    the index has a row for every public name and none for anything else."""
+    assert written_rows((DOCS / "api.md").read_text()) == expected_rows()
 
 
 def test_the_api_reference_names_every_public_name() -> None:

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import ast
-import itertools
 import typing
-from pathlib import Path
 from types import ModuleType
 
 import message_ir
 import message_ir.adapters
+from tests.api_reference import constant_docstrings
 
 
 def test_every_name_in_all_exists() -> None:
@@ -43,28 +41,8 @@ def test_format_name_is_the_registry() -> None:
     assert typing.get_args(message_ir.adapters.FormatName) == tuple(message_ir.adapters.FORMATS)
 
 
-def _documented_assignments() -> set[str]:
-    """Names assigned at the top of the package's modules with a docstring right after them
-    (type aliases and constants carry no `__doc__` at run time)."""
-    documented: set[str] = set()
-    for path in Path(message_ir.__file__).parent.rglob("*.py"):
-        body = ast.parse(path.read_text()).body
-        for statement, following in itertools.pairwise(body):
-            target: ast.expr | None = statement.target if isinstance(statement, ast.AnnAssign) else None
-            if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
-                target = statement.targets[0]
-            if (
-                isinstance(target, ast.Name)
-                and isinstance(following, ast.Expr)
-                and isinstance(following.value, ast.Constant)
-                and isinstance(following.value.value, str)
-            ):
-                documented.add(target.id)
-    return documented
-
-
 def test_every_public_name_has_a_docstring() -> None:
-    documented = _documented_assignments()
+    documented = set(constant_docstrings())
     for module in (message_ir, message_ir.adapters):
         for name in module.__all__:
             value = getattr(module, name)
