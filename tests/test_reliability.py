@@ -406,7 +406,7 @@ def test_frozen_objects_refuse_change_and_bad_rebuilds() -> None:
         value._items = {}
     with pytest.raises(TypeError):
         FrozenJsonObject()
-    from message_ir._json_values import _unpickle
+    from message_ir._frozen_values import _unpickle
 
     assert value.__reduce__() == (_unpickle, ({"a": 1},))
     with pytest.raises(TypeError):

@@ -19,6 +19,7 @@ from message_ir._constructors import (
 )
 from message_ir._diagnostics import Diagnostic, DiagnosticCode, TranscriptError
 from message_ir._errors import ConstructionError
+from message_ir._frozen_values import FrozenJsonObject, JsonData, JsonInput, JsonValue
 from message_ir._guards import (
     is_assistant_message_json,
     is_json_value,
@@ -30,7 +31,7 @@ from message_ir._guards import (
     is_transcript_json,
     is_user_message_json,
 )
-from message_ir._json_values import FrozenJsonObject, JsonData, JsonInput, JsonValue, frozen_json_object
+from message_ir._json_rule import frozen_json_object
 from message_ir._jsonl import decode_jsonl, encode_jsonl, iter_jsonl_diagnostics, validate_jsonl
 from message_ir._limits import MAX_DEPTH
 from message_ir._model import (

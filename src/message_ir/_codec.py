@@ -28,16 +28,11 @@ from typing import Final, NamedTuple, TypeAlias, cast
 
 import msgspec
 
+from message_ir._argument_text import arguments_text, compact_all, depth_exceeds, quick_arguments_check_all
 from message_ir._constructors import BlockInput, assistant_message, tool_result_message, user_message
 from message_ir._diagnostics import LINKAGE_CODES, Diagnostic, TranscriptError, by_message_index
-from message_ir._json_values import (
-    JsonInput,
-    arguments_text,
-    compact_all,
-    depth_exceeds,
-    quick_arguments_check_all,
-    type_name,
-)
+from message_ir._frozen_values import JsonInput
+from message_ir._json_rule import type_name
 from message_ir._linkage import LinkEvent
 from message_ir._linkage import check_linkage as link_diagnostics
 from message_ir._model import (

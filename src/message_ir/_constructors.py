@@ -14,6 +14,7 @@ from typing import Literal, NoReturn, TypeAlias
 import msgspec
 from typing_extensions import NotRequired, TypedDict
 
+from message_ir._argument_text import arguments_text
 from message_ir._errors import ConstructionError
 from message_ir._fast_path import copy_json_object
 from message_ir._field_rules import (
@@ -23,13 +24,8 @@ from message_ir._field_rules import (
     text_problem,
     unknown_field,
 )
-from message_ir._json_values import (
-    FrozenJsonObject,
-    JsonInput,
-    arguments_text,
-    check_json_tree,
-    type_name,
-)
+from message_ir._frozen_values import FrozenJsonObject, JsonInput
+from message_ir._json_rule import check_json_tree, type_name
 from message_ir._model import (
     NO_META,
     AssistantBlock,

@@ -32,7 +32,9 @@ from typing import Final
 
 import msgspec
 
-from message_ir._json_values import LONE_SURROGATE, SAFE_INT_BITS, FrozenJsonObject, arguments_text
+from message_ir._argument_text import arguments_text
+from message_ir._frozen_values import FrozenJsonObject
+from message_ir._json_rule import LONE_SURROGATE, SAFE_INT_BITS
 from message_ir._limits import MAX_DEPTH
 from message_ir._model import (
     CHECKED_KEY,

@@ -7,7 +7,7 @@ sentence saying what is wrong. Exact type checks come first, so nothing the call
 
 from __future__ import annotations
 
-from message_ir._json_values import str_problem, type_name
+from message_ir._json_rule import str_problem, type_name
 
 
 def text_problem(value: object) -> str | None:

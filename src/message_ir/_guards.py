@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing_extensions import TypeIs
 
-from message_ir._json_values import JsonInput, check_json_tree
+from message_ir._frozen_values import JsonInput
+from message_ir._json_rule import check_json_tree
 from message_ir._model import (
     AssistantMessageJson,
     MessageJson,

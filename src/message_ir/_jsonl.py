@@ -19,7 +19,7 @@ import msgspec
 
 from message_ir._codec import REFUSED, finish_decoded, link_events, message_from_json, parse_json, retagged_diagnostics
 from message_ir._diagnostics import LINKAGE_CODES, Diagnostic, TranscriptError, by_message_index
-from message_ir._json_values import type_name
+from message_ir._json_rule import type_name
 from message_ir._linkage import LinkEvent
 from message_ir._model import AssistantMessage, Message, ToolCall, ToolResultMessage
 from message_ir._shape import ShapeCheck

@@ -24,7 +24,9 @@ from typing import Annotated, ClassVar, Final, Literal, NamedTuple, TypeAlias
 import msgspec
 from typing_extensions import NotRequired, TypedDict
 
-from message_ir._json_values import FrozenJsonObject, JsonData, canonical_json, freeze_decoded, register_type_name
+from message_ir._argument_text import canonical_json
+from message_ir._frozen_values import FrozenJsonObject, JsonData, freeze_decoded
+from message_ir._json_rule import register_type_name
 from message_ir._untyped import decode_json, instance_dict
 
 NonEmptyStr: TypeAlias = Annotated[str, msgspec.Meta(min_length=1)]

@@ -27,6 +27,7 @@ from typing import Final, TypeAlias
 
 import msgspec
 
+from message_ir._argument_text import arguments_text
 from message_ir._diagnostics import Diagnostic, DiagnosticCode
 from message_ir._field_rules import (
     bool_problem,
@@ -35,7 +36,8 @@ from message_ir._field_rules import (
     text_problem,
     unknown_field,
 )
-from message_ir._json_values import FrozenJsonObject, arguments_text, check_json_tree, type_name
+from message_ir._frozen_values import FrozenJsonObject
+from message_ir._json_rule import check_json_tree, type_name
 from message_ir._linkage import LinkEvent
 from message_ir._model import (
     NO_META,

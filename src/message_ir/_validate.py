@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from message_ir._diagnostics import Diagnostic, TranscriptError, by_message_index
 from message_ir._fast_path import transcript_is_valid
-from message_ir._json_values import type_name
+from message_ir._json_rule import type_name
 from message_ir._linkage import check_linkage
 from message_ir._shape import ShapeCheck
 

@@ -28,7 +28,7 @@ from message_ir import (
     validate_transcript,
 )
 from message_ir._fast_path import copy_json_object, transcript_is_valid
-from message_ir._json_values import check_json_tree
+from message_ir._json_rule import check_json_tree
 from message_ir._linkage import check_linkage
 from message_ir._shape import ShapeCheck
 from tests.property.strategies import (
