@@ -17,7 +17,14 @@ from typing import Final
 
 import msgspec
 
-from message_ir._codec import REFUSED, finish_decoded, link_events, message_from_json, parse_json, retagged_diagnostics
+from message_ir._decoding import (
+    REFUSED,
+    finish_decoded,
+    link_events,
+    message_from_json,
+    parse_json,
+    retagged_diagnostics,
+)
 from message_ir._diagnostics import LINKAGE_CODES, Diagnostic, TranscriptError, by_message_index
 from message_ir._json_rule import type_name
 from message_ir._linkage import LinkEvent
