@@ -11,7 +11,7 @@ from unittest import mock
 import pytest
 
 from message_ir import DiagnosticCode, TranscriptError, decode_transcript, validate_transcript
-from message_ir.adapters import NoteCode, _common, anthropic, convert, gemini, openai_chat, openai_responses
+from message_ir.adapters import NoteCode, _checks, anthropic, convert, gemini, openai_chat, openai_responses
 
 USER = {"role": "user", "id": "u", "content": "hi"}
 CALL = {"role": "assistant", "id": "a", "content": [{"type": "toolCall", "id": "c", "name": "f", "arguments": {}}]}
@@ -55,7 +55,7 @@ def _surprised() -> list[str]:
     def broken(source: object) -> object:
         raise KeyError("x")
 
-    with mock.patch.object(_common, "validate_transcript", broken):
+    with mock.patch.object(_checks, "validate_transcript", broken):
         return _codes(anthropic.check([]))
 
 

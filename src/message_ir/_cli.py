@@ -29,7 +29,7 @@ from message_ir._safe_write import FileStamp, WriteFailed, stamp, write_file
 from message_ir._schema import transcript_schema
 from message_ir._untyped import standard_streams
 from message_ir.adapters import FORMATS, FormatError, convert, detect
-from message_ir.adapters._common import source_index
+from message_ir.adapters._load_state import source_index
 from message_ir.adapters._surrogates import replaced as replaced_surrogates
 from message_ir.datasets import CHECKERS, DEFAULT_FORMAT, check_dataset
 

@@ -10,7 +10,7 @@ import pytest
 from message_ir import Diagnostic, validate_transcript
 from message_ir.adapters import (
     FormatError,
-    _common,
+    _checks,
     anthropic,
     claude_code,
     convert,
@@ -310,7 +310,7 @@ def test_an_unexpected_error_in_check_is_named_and_called_a_bug(monkeypatch: pyt
     def broken(source: object) -> object:
         raise KeyError("x")
 
-    monkeypatch.setattr(_common, "validate_transcript", broken)  # something inside `check` fails
+    monkeypatch.setattr(_checks, "validate_transcript", broken)  # something inside `check` fails
     assert anthropic.check([{"role": "user", "content": "hi"}]) == (
         Diagnostic(
             "UNREADABLE_VALUE", None, "$", "Could not be read (KeyError): a bug in message-ir, please report it"

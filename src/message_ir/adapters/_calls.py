@@ -15,8 +15,8 @@ import msgspec
 
 from message_ir import ToolCall
 from message_ir.adapters._build import object_raw
-from message_ir.adapters._common import LoadState
 from message_ir.adapters._json import as_object, encode
+from message_ir.adapters._load_state import LoadState
 from message_ir.adapters._records import Info, split_record
 
 NO_ARGUMENTS: Final = "no_arguments"

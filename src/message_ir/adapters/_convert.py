@@ -14,12 +14,12 @@ from message_ir import (
     ToolResultMessage,
 )
 from message_ir.adapters._build import NO_META
-from message_ir.adapters._common import as_conversation
 from message_ir.adapters._conversation import Conversation, Instruction, Note
 from message_ir.adapters._ids import rewrite_ids
 from message_ir.adapters._json import as_object, decode, encode
 from message_ir.adapters._records import PACKAGE_KEY, package_info
 from message_ir.adapters._registry import FORMATS
+from message_ir.adapters._writing import as_conversation
 
 
 def convert(conversation: Conversation | tuple[Message, ...] | list[Message], to: str) -> Conversation:

@@ -12,10 +12,12 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from message_ir import Diagnostic, Message
-from message_ir.adapters._common import Origins, Reader, Rules, as_conversation, checked, read_source
+from message_ir.adapters._checks import Rules, checked
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._json import encode
+from message_ir.adapters._load_state import Origins, Reader, read_source
 from message_ir.adapters._log import encode_lines
+from message_ir.adapters._writing import as_conversation
 
 Conversational = Conversation | tuple[Message, ...] | list[Message]
 """What `dump` takes: a conversation, or IR messages alone."""

@@ -85,3 +85,20 @@ def decode(text: str | bytes | msgspec.Raw) -> object:
     """The JSON value of JSON text: a `meta`'s, or an arguments string (raises `msgspec.DecodeError`)."""
     value: object = _decode(text)
     return value
+
+
+_KINDS: Final[dict[type, str]] = {
+    dict: "object",
+    list: "array",
+    tuple: "array",
+    str: "str",
+    int: "int",
+    float: "float",
+    bool: "bool",
+    type(None): "null",
+}
+
+
+def kind(value: object) -> str:
+    """A word for the JSON type of `value`, from a fixed table (no attribute of it is read)."""
+    return _KINDS.get(type(value), "object of another type")

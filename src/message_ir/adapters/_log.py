@@ -27,9 +27,9 @@ import msgspec
 
 from message_ir import ConstructionError, Diagnostic, FrozenJsonObject, Message, frozen_json_object
 from message_ir.adapters._build import object_raw
-from message_ir.adapters._common import LoadState
 from message_ir.adapters._conversation import FormatError
 from message_ir.adapters._json import Unparsable, as_array, as_object, decode, encode, json_input, parse
+from message_ir.adapters._load_state import LoadState
 from message_ir.adapters._records import Info, format_info, frozen_info
 
 Lines = list[tuple[int | None, object]]

@@ -37,15 +37,15 @@ from message_ir import (
     ToolResultMessage,
     UserMessage,
 )
-from message_ir.adapters import _common, _tools
+from message_ir.adapters import _checks, _json, _load_state, _tools, _writing
 from message_ir.adapters._build import meta_raw, object_raw
 from message_ir.adapters._calls import read_call, written_arguments
-from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import Words, format_functions
 from message_ir.adapters._ids import WORD, IdRule
 from message_ir.adapters._json import as_array, as_object, freeze_info
+from message_ir.adapters._load_state import LoadState, Origins
 from message_ir.adapters._records import (
     Info,
     build_record,
@@ -87,7 +87,7 @@ _TOOLS: Final = ToolReader(_declared_tool, ".name", ".input")
 def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
     state = LoadState(NAME, avoid)
     state.trusted = trusted
-    records, prefix = _common.message_list(state, source, "messages", ("system",), tools=_TOOLS)
+    records, prefix = _load_state.message_list(state, source, "messages", ("system",), tools=_TOOLS)
     if state.body is not None and "system" in state.body and state.json_ok(state.body["system"], "$.system"):
         _system(state, state.body["system"])
     for index, item in enumerate(records):
@@ -97,7 +97,7 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
             continue
         record = as_object(item)
         if record is None:
-            state.problem(path, f"Expected a message object, got `{_common.kind(item)}`")
+            state.problem(path, f"Expected a message object, got `{_json.kind(item)}`")
             continue
         read_message(state, record, path)
     return state
@@ -113,7 +113,7 @@ def read_message(state: LoadState, record: dict[str, object], path: str) -> None
         elif role == "assistant":
             _assistant(state, record, path)
         else:
-            _common.role_problem(state, record, path, ("user", "assistant"))
+            _load_state.role_problem(state, record, path, ("user", "assistant"))
     except ConstructionError as error:  # a parsed value the IR cannot hold (NaN, a lone surrogate)
         state.problem(path, error.problem)
 
@@ -126,9 +126,7 @@ def _blocks(state: LoadState, content: object, path: str) -> list[dict[str, obje
     outside = path.startswith("$.system")  # the body's `system`, not a message
     items = as_array(content)
     if items is None:
-        state.problem(
-            path, f"Expected `str` or a list of content blocks, got `{_common.kind(content)}`", outside=outside
-        )
+        state.problem(path, f"Expected `str` or a list of content blocks, got `{_json.kind(content)}`", outside=outside)
         return None
     blocks: list[dict[str, object]] = []
     for number, item in enumerate(items):
@@ -137,7 +135,7 @@ def _blocks(state: LoadState, content: object, path: str) -> list[dict[str, obje
             state.problem(f"{path}[{number}]", "Expected a content block with a `type`", outside=outside)
             return None
         if block["type"] == "text" and type(block.get("text")) is not str:
-            problem = f"Expected `str`, got `{_common.kind(block.get('text'))}`"
+            problem = f"Expected `str`, got `{_json.kind(block.get('text'))}`"
             state.problem(f"{path}[{number}].text", problem, outside=outside)
             return None
         blocks.append(block)
@@ -229,7 +227,7 @@ def _result(state: LoadState, block: dict[str, object], path: str, info: Info, p
         block_info["no_content"] = True
     is_error = block.get("is_error", False)
     if type(is_error) is not bool:
-        state.problem(path + ".is_error", f"Expected `bool`, got `{_common.kind(is_error)}`")
+        state.problem(path + ".is_error", f"Expected `bool`, got `{_json.kind(is_error)}`")
         return None
     ir_call_id, name = state.result_call(len(state.messages), call_id, None, path)
     meta_info: Info = {**info, "block": block_info}
@@ -288,7 +286,7 @@ def _dump(conversation: Conversation) -> object:
     system = _dump_system(conversation)
     if system is not None:
         others["system"] = system
-    return _common.container(conversation, NAME, "messages", records, others)
+    return _writing.container(conversation, NAME, "messages", records, others)
 
 
 def render_messages(messages: Sequence[Message], restore: dict[str, str]) -> list[object]:
@@ -373,7 +371,7 @@ def _dump_assistant(message: AssistantMessage, restore: dict[str, str]) -> dict[
 
 def _dump_call(call: ToolCall, restore: dict[str, str]) -> dict[str, object]:
     info = format_info(call.meta_json, NAME)
-    call_id = _common.written_call_id(info, call.id, restore)
+    call_id = _writing.written_call_id(info, call.id, restore)
     values: dict[str, object] = {"type": "tool_use", "id": call_id, "name": call.name}
     written_arguments(info, "input", call, values)
     return build_record(info, _USE_KEYS, values)
@@ -397,8 +395,8 @@ def _dump_system(conversation: Conversation) -> object:
 
 def provider_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
     """Anthropic's rules beyond the IR's, on the merged turns."""
-    found = _common.id_rule_problems(origins, ID_RULE)
-    found.extend(_common.adjacency(conversation, origins, merge_turns=True))
+    found = _checks.id_rule_problems(origins, ID_RULE)
+    found.extend(_checks.adjacency(conversation, origins, merge_turns=True))
     found.extend(_results_first(conversation, origins))
     return found
 

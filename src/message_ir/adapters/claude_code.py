@@ -24,13 +24,13 @@ from collections.abc import Sequence
 from typing import Final
 
 from message_ir import AssistantBlock, AssistantMessage
-from message_ir.adapters import _common, _log, anthropic
+from message_ir.adapters import _json, _log, anthropic
 from message_ir.adapters._build import NO_META, object_raw
-from message_ir.adapters._common import LoadState
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import Words, format_functions
 from message_ir.adapters._json import as_array, as_object
+from message_ir.adapters._load_state import LoadState
 from message_ir.adapters._records import Info, format_info
 
 NAME: Final = "claude_code"
@@ -70,7 +70,7 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
             continue
         message = as_object(line.get(_PAYLOAD))
         if message is None:
-            state.problem(path + ".message", f"Expected a message object, got `{_common.kind(line.get(_PAYLOAD))}`")
+            state.problem(path + ".message", f"Expected a message object, got `{_json.kind(line.get(_PAYLOAD))}`")
             continue
         start = len(state.messages)
         message_id = message.get("id")

@@ -20,12 +20,12 @@ from __future__ import annotations
 from typing import Final
 
 from message_ir import Message
-from message_ir.adapters import _common, _log, openai_responses
-from message_ir.adapters._common import LoadState
+from message_ir.adapters import _log, _writing, openai_responses
 from message_ir.adapters._conversation import Conversation, Instruction
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import Words, format_functions
 from message_ir.adapters._json import as_object
+from message_ir.adapters._load_state import LoadState
 from message_ir.adapters._records import Info, format_info, frozen_info
 
 NAME: Final = "codex"
@@ -81,7 +81,7 @@ def _dump(conversation: Conversation) -> list[object]:
     def instruction(entry: Instruction) -> None:
         write([(renderer.instruction(entry), frozen_info(entry.meta, NAME))])
 
-    _common.interleave(conversation, message, instruction)
+    _writing.interleave(conversation, message, instruction)
     return placement.lines(_log.kept_lines(conversation.meta, NAME) if own else [])
 
 

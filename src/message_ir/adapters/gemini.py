@@ -49,14 +49,14 @@ from message_ir import (
     ToolResultMessage,
     UserMessage,
 )
-from message_ir.adapters import _common, _tools
+from message_ir.adapters import _checks, _json, _load_state, _tools, _writing
 from message_ir.adapters._build import meta_raw, object_raw
-from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation, Note
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import Words, format_functions
 from message_ir.adapters._ids import any_id
 from message_ir.adapters._json import as_array, as_object, encode, freeze_info
+from message_ir.adapters._load_state import LoadState, Origins
 from message_ir.adapters._records import Info, build_record, format_info, frozen_info, make_meta, split_record
 from message_ir.adapters._tools import ToolDeclaration, ToolReader
 
@@ -158,7 +158,7 @@ def read_call(
     call = as_object(part[key])
     call_path = f"{path}.{key}"
     if call is None:
-        state.problem(call_path, f"Expected an object, got `{_common.kind(part[key])}`")
+        state.problem(call_path, f"Expected an object, got `{_json.kind(part[key])}`")
         return None
     call_id, name = call.get("id"), call.get("name")
     if type(name) is not str or not name:
@@ -201,7 +201,7 @@ def read_response(
     response = as_object(part[key])
     response_path = f"{path}.{key}"
     if response is None:
-        state.problem(response_path, f"Expected an object, got `{_common.kind(part[key])}`")
+        state.problem(response_path, f"Expected an object, got `{_json.kind(part[key])}`")
         return None
     call_id, name, value = response.get("id"), response.get("name"), response.get("response", {})
     if type(name) is not str or not name:
@@ -212,7 +212,7 @@ def read_response(
         return None
     body = as_object(value)
     if body is None:
-        state.problem(response_path + ".response", f"Expected an object, got `{_common.kind(value)}`")
+        state.problem(response_path + ".response", f"Expected an object, got `{_json.kind(value)}`")
         return None
     text, is_error, exact = response_text(body)
     info = {**info, "part": _part_info(part, key)}
@@ -267,16 +267,16 @@ def parts_text(parts: list[object]) -> str:
 def read_parts(state: LoadState, value: object, path: str, *, outside: bool = False) -> list[dict[str, object]] | None:
     items = as_array(value)
     if items is None:
-        state.problem(path, f"Expected a list of parts, got `{_common.kind(value)}`", outside=outside)
+        state.problem(path, f"Expected a list of parts, got `{_json.kind(value)}`", outside=outside)
         return None
     parts: list[dict[str, object]] = []
     for number, item in enumerate(items):
         part = as_object(item)
         if part is None:
-            state.problem(f"{path}[{number}]", f"Expected a part object, got `{_common.kind(item)}`", outside=outside)
+            state.problem(f"{path}[{number}]", f"Expected a part object, got `{_json.kind(item)}`", outside=outside)
             return None
         if "text" in part and type(part["text"]) is not str:
-            problem = f"Expected `str`, got `{_common.kind(part['text'])}`"
+            problem = f"Expected `str`, got `{_json.kind(part['text'])}`"
             state.problem(f"{path}[{number}].text", problem, outside=outside)
             return None
         parts.append(part)
@@ -331,7 +331,7 @@ def _written_call(call: ToolCall, restore: dict[str, str]) -> dict[str, object]:
     call_info = as_object(info.get("call")) or {}
     values: dict[str, object] = {}
     if call_info.get("no_id") is not True:
-        values["id"] = _common.written_call_id(call_info, call.id, restore)
+        values["id"] = _writing.written_call_id(call_info, call.id, restore)
     values["name"] = call.name
     arguments: object = call.arguments.thaw()
     if "args" in info and arguments == {}:
@@ -367,7 +367,7 @@ def written_response(message: ToolResultMessage, info: Info, restore: dict[str, 
 def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
     state = LoadState(NAME, avoid)
     state.trusted = trusted
-    records, prefix = _common.message_list(state, source, "contents", _SYSTEM, tools=_TOOLS)
+    records, prefix = _load_state.message_list(state, source, "contents", _SYSTEM, tools=_TOOLS)
     if state.body is not None:
         key = field(state.body, _SYSTEM)
         if key == _SYSTEM[1] and state.container_meta is not None:
@@ -384,7 +384,7 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
             continue
         record = as_object(item)
         if record is None:
-            state.problem(path, f"Expected a content object, got `{_common.kind(item)}`")
+            state.problem(path, f"Expected a content object, got `{_json.kind(item)}`")
             continue
         try:
             _content(state, pairing, record, path)
@@ -401,7 +401,7 @@ def _system(state: LoadState, value: object, key: str) -> None:
     content = as_object(value)
     parts = None if content is None else read_parts(state, content.get("parts"), path + ".parts", outside=True)
     if content is None:
-        state.problem(path, f"Expected `str` or a content object, got `{_common.kind(value)}`", outside=True)
+        state.problem(path, f"Expected `str` or a content object, got `{_json.kind(value)}`", outside=True)
     if content is None or parts is None:
         return
     text = parts_text(list[object](parts))
@@ -427,7 +427,7 @@ def _content(state: LoadState, pairing: Pairing, record: dict[str, object], path
             info["role"] = role  # `function`, or an explicit `null`: written back as it was
         read_user_parts(state, pairing, parts, path + ".parts", info)
     else:
-        _common.role_problem(state, record, path, ("user", "model"))
+        _load_state.role_problem(state, record, path, ("user", "model"))
 
 
 def read_user_parts(state: LoadState, pairing: Pairing, parts: list[dict[str, object]], path: str, info: Info) -> None:
@@ -480,7 +480,7 @@ def _dump(conversation: Conversation) -> object:
     system = _dump_system(conversation)
     if system is not None:
         others[key] = system
-    return _common.container(conversation, NAME, "contents", records, others)
+    return _writing.container(conversation, NAME, "contents", records, others)
 
 
 def render_contents(messages: Sequence[Message], restore: dict[str, str]) -> list[object]:
@@ -545,7 +545,7 @@ def _dump_system(conversation: Conversation) -> object:
 
 def provider_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
     """Gemini's rules beyond the IR's, on the merged turns."""
-    found = _common.adjacency(conversation, origins, merge_turns=True)
+    found = _checks.adjacency(conversation, origins, merge_turns=True)
     found.extend(_response_counts(conversation, origins))
     return found
 

@@ -44,14 +44,14 @@ from message_ir import (
     ToolResultMessage,
     UserMessage,
 )
-from message_ir.adapters import _common, _log, gemini
+from message_ir.adapters import _json, _load_state, _log, _writing, gemini
 from message_ir.adapters._build import meta_raw, object_raw
-from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import Words, format_functions
 from message_ir.adapters._ids import any_id
 from message_ir.adapters._json import as_array, as_object, encode
+from message_ir.adapters._load_state import LoadState, Origins
 from message_ir.adapters._records import Info, build_record, format_info, split_record
 
 NAME: Final = "gemini_cli"
@@ -71,7 +71,7 @@ def _no_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
 def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
     state = LoadState(NAME, avoid)
     state.trusted = trusted
-    records, prefix = _common.message_list(state, source, "messages")
+    records, prefix = _load_state.message_list(state, source, "messages")
     pairing = gemini.Pairing()
     kept: list[object] = []
     for index, item in enumerate(records):
@@ -140,7 +140,7 @@ def _gemini(state: LoadState, pairing: gemini.Pairing, record: dict[str, object]
         block_paths.extend(found[1])
     calls = as_array(record.get("toolCalls", []))
     if calls is None:
-        state.problem(path + ".toolCalls", f"Expected a list, got `{_common.kind(record.get('toolCalls'))}`")
+        state.problem(path + ".toolCalls", f"Expected a list, got `{_json.kind(record.get('toolCalls'))}`")
         return
     message_index = len(state.messages)
     results: list[tuple[dict[str, object], str, str, str]] = []  # (call record, IR ID, name, path)
@@ -148,7 +148,7 @@ def _gemini(state: LoadState, pairing: gemini.Pairing, record: dict[str, object]
         call_path = f"{path}.toolCalls[{number}]"
         call = as_object(item)
         if call is None:
-            state.problem(call_path, f"Expected a tool call object, got `{_common.kind(item)}`")
+            state.problem(call_path, f"Expected a tool call object, got `{_json.kind(item)}`")
             return
         block = _call(state, message_index, call, call_path)
         if block is None:
@@ -222,7 +222,7 @@ def _result(
 ) -> ToolResultMessage | None:
     result = call["result"]
     if type(result) is not str and as_array(result) is None and as_object(result) is None:
-        state.problem(path, f"Expected a list of parts, a part or a `str`, got `{_common.kind(result)}`")
+        state.problem(path, f"Expected a list of parts, a part or a `str`, got `{_json.kind(result)}`")
         return None
     text, is_error = result_text(result)
     info: Info = {"in_call": True}
@@ -336,7 +336,7 @@ class _Writer:
     def _call(self, call: ToolCall) -> dict[str, object]:
         info = format_info(call.meta_json, NAME)
         call_info = as_object(info.get("call")) or {}
-        values: dict[str, object] = {"id": _common.written_call_id(info, call.id, self.restore), "name": call.name}
+        values: dict[str, object] = {"id": _writing.written_call_id(info, call.id, self.restore), "name": call.name}
         arguments: object = call.arguments.thaw()
         if "args" in info and arguments == {}:
             arguments = info["args"]
@@ -380,7 +380,7 @@ def _dump(conversation: Conversation) -> object:
     writer.close()
     kept = _log.kept_lines(conversation.meta, NAME) if writer.own else []
     records = writer.placement.lines(kept)
-    return _common.container(conversation, NAME, "messages", records, {})
+    return _writing.container(conversation, NAME, "messages", records, {})
 
 
 def _recognizes_body(body: dict[str, object]) -> bool:

@@ -35,15 +35,15 @@ from message_ir import (
     ToolResultMessage,
     UserMessage,
 )
-from message_ir.adapters import _common, _tools
+from message_ir.adapters import _checks, _json, _load_state, _tools, _writing
 from message_ir.adapters._build import meta_raw, object_raw
-from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation, Instruction
 from message_ir.adapters._fast_dataset_line import is_clean
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import Words, format_functions
 from message_ir.adapters._ids import ANY, IdRule
 from message_ir.adapters._json import as_array, as_object, encode, freeze_info
+from message_ir.adapters._load_state import LoadState, Origins
 from message_ir.adapters._records import (
     Info,
     build_record,
@@ -87,7 +87,7 @@ _TOOLS: Final = ToolReader(_declared_tool, ".function.name", ".function.argument
 def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
     state = LoadState(NAME, avoid)
     state.trusted = trusted
-    records, prefix = _common.message_list(state, source, "messages", tools=_TOOLS)
+    records, prefix = _load_state.message_list(state, source, "messages", tools=_TOOLS)
     for index, item in enumerate(records):
         state.at(index)
         path = source_path(prefix, index)
@@ -95,11 +95,11 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
             continue
         record = as_object(item)
         if record is None:
-            state.problem(path, f"Expected a message object, got `{_common.kind(item)}`")
+            state.problem(path, f"Expected a message object, got `{_json.kind(item)}`")
             continue
         role = record.get("role")
         if type(role) is not str or role not in _ROLES:
-            _common.role_problem(state, record, path, _ROLES)
+            _load_state.role_problem(state, record, path, _ROLES)
             continue
         try:
             if role in ("system", "developer"):
@@ -119,7 +119,7 @@ def _parts_text(state: LoadState, content: object, path: str) -> tuple[str, list
     """The text of a `content` (a `str`, or a list of parts) and the parts; `None` after a problem."""
     if type(content) is str:
         return content, None
-    found = _common.part_texts(state, content, path, ("text",))
+    found = _load_state.part_texts(state, content, path, ("text",))
     if found is None:
         return None
     texts, parts = found
@@ -179,9 +179,7 @@ def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
     elif content is not None:
         parts = as_array(content)
         if parts is None:
-            state.problem(
-                path + ".content", f"Expected `str`, `null` or a list of parts, got `{_common.kind(content)}`"
-            )
+            state.problem(path + ".content", f"Expected `str`, `null` or a list of parts, got `{_json.kind(content)}`")
             return
         info["parts"] = True
         for number, item in enumerate(parts):
@@ -202,7 +200,7 @@ def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
     calls = as_array(calls_value)
     if "tool_calls" in record and (calls is None or not calls):
         if calls_value is not None and calls is None:
-            state.problem(path + ".tool_calls", f"Expected a list of tool calls, got `{_common.kind(calls_value)}`")
+            state.problem(path + ".tool_calls", f"Expected a list of tool calls, got `{_json.kind(calls_value)}`")
             return
         info["tool_calls"] = calls_value  # `null` or `[]`, written back as it was
     message_index = len(state.messages)
@@ -220,7 +218,7 @@ def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
 def _call(state: LoadState, message_index: int, item: object, path: str) -> ToolCall | None:
     record = as_object(item)
     if record is None:
-        state.problem(path, f"Expected a tool call object, got `{_common.kind(item)}`")
+        state.problem(path, f"Expected a tool call object, got `{_json.kind(item)}`")
         return None
     function = as_object(record.get("function"))
     call_id, call_type = record.get("id"), record.get("type")
@@ -235,13 +233,13 @@ def _call(state: LoadState, message_index: int, item: object, path: str) -> Tool
         state.problem(path + ".function.name", "Expected a non-empty `str`")
         return None
     if type(arguments) is not str:
-        state.problem(path + ".function.arguments", f"Expected `str`, got `{_common.kind(arguments)}`")
+        state.problem(path + ".function.arguments", f"Expected `str`, got `{_json.kind(arguments)}`")
         return None
     info = split_record(record, _CALL_KEYS, _CALL_KEYS)
     function_info = split_record(function, _FUNCTION_KEYS, _FUNCTION_KEYS)
     if function_info:
         info["function"] = function_info
-    parsed = _common.arguments_object(arguments)
+    parsed = _load_state.arguments_object(arguments)
     text = b"{}"
     if parsed is None:
         info["arguments"] = arguments
@@ -312,8 +310,8 @@ def _dump(conversation: Conversation) -> object:
     def instruction(entry: Instruction) -> None:
         records.append(_dump_text_record(entry.text, frozen_info(entry.meta, NAME), entry.role))
 
-    _common.interleave(conversation, render, instruction)
-    return _common.container(conversation, NAME, "messages", records, {})
+    _writing.interleave(conversation, render, instruction)
+    return _writing.container(conversation, NAME, "messages", records, {})
 
 
 def _dump_text_record(text: str, info: Info, role: str) -> dict[str, object]:
@@ -355,12 +353,12 @@ def _dump_assistant(message: AssistantMessage, restore: dict[str, str]) -> dict[
 
 def _dump_call(call: ToolCall, restore: dict[str, str]) -> dict[str, object]:
     info = format_info(call.meta_json, NAME)
-    call_id = _common.written_call_id(info, call.id, restore)
+    call_id = _writing.written_call_id(info, call.id, restore)
     raw = info.get("arguments")
     text = bytes(call.arguments_json)
     arguments = text.decode()
     if type(raw) is str:
-        parsed = _common.arguments_object(raw)
+        parsed = _load_state.arguments_object(raw)
         if (parsed is None and text == b"{}") or (parsed is not None and encode(parsed) == text):
             arguments = raw
     function_info = as_object(info.get("function")) or {}
@@ -388,8 +386,8 @@ def _dump_tool(message: ToolResultMessage, restore: dict[str, str]) -> dict[str,
 
 def _provider_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
     """OpenAI's rules beyond the IR's: results right after their call, and the ID length."""
-    found = _common.id_rule_problems(origins, ID_RULE)
-    found.extend(_common.adjacency(conversation, origins, merge_turns=False))
+    found = _checks.id_rule_problems(origins, ID_RULE)
+    found.extend(_checks.adjacency(conversation, origins, merge_turns=False))
     return found
 
 

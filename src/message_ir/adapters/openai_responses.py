@@ -38,14 +38,14 @@ from message_ir import (
     ToolResultMessage,
     UserMessage,
 )
-from message_ir.adapters import _common, _tools
+from message_ir.adapters import _checks, _json, _load_state, _tools, _writing
 from message_ir.adapters._build import NO_META, object_raw
-from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation, Instruction
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import Words, format_functions
 from message_ir.adapters._ids import ANY, IdRule
 from message_ir.adapters._json import as_array, as_object, encode, freeze_info
+from message_ir.adapters._load_state import LoadState, Origins
 from message_ir.adapters._records import Info, build_record, format_info, frozen_info, split_record
 from message_ir.adapters._tools import ToolDeclaration, ToolReader
 
@@ -106,7 +106,7 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
     body = as_object(source)
     if body is not None and type(body.get("input")) is str:
         source = {**body, "input": [{"role": "user", "content": body["input"]}]}
-    records, prefix = _common.message_list(state, source, "input", ("instructions",), tools=_TOOLS)
+    records, prefix = _load_state.message_list(state, source, "input", ("instructions",), tools=_TOOLS)
     if body is not None and type(body.get("input")) is str and state.container_meta is not None:
         meta = frozen_info(state.container_meta, NAME)
         meta["string_input"] = True
@@ -116,7 +116,7 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
         if type(instructions) is str:
             state.instruction("instructions", instructions, "$.instructions", None)
         elif instructions is not None:
-            state.problem("$.instructions", f"Expected `str`, got `{_common.kind(instructions)}`", outside=True)
+            state.problem("$.instructions", f"Expected `str`, got `{_json.kind(instructions)}`", outside=True)
     run = Run()
     for index, value in enumerate(records):
         state.at(index)
@@ -125,7 +125,7 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
             continue
         item = as_object(value)
         if item is None:
-            state.problem(path, f"Expected an item object, got `{_common.kind(value)}`")
+            state.problem(path, f"Expected an item object, got `{_json.kind(value)}`")
             continue
         read_item(state, run, item, path, None)
     run.close(state)
@@ -154,7 +154,7 @@ def read_item(state: LoadState, run: Run, item: dict[str, object], path: str, ta
                 run.close(state)
                 _input_message(state, item, path, tag)
             else:
-                _common.role_problem(state, item, path, ("user", "assistant", "system", "developer"))
+                _load_state.role_problem(state, item, path, ("user", "assistant", "system", "developer"))
         elif item_type in ("function_call", "custom_tool_call"):
             _output(state, run, _call(state, item, path, tag), path)
         elif item_type in ("function_call_output", "custom_tool_call_output"):
@@ -189,7 +189,7 @@ def _parts_text(
     exactly one plain part of `part_type` (which the text alone writes back)."""
     if type(content) is str:
         return content, False
-    found = _common.part_texts(state, content, path, (_INPUT_TEXT, _OUTPUT_TEXT))
+    found = _load_state.part_texts(state, content, path, (_INPUT_TEXT, _OUTPUT_TEXT))
     if found is None:
         return None
     texts, parts = found
@@ -269,16 +269,16 @@ def _call(state: LoadState, item: dict[str, object], path: str, tag: Tag) -> Too
     if custom:
         text_input = item.get("input")
         if type(text_input) is not str:
-            state.problem(path + ".input", f"Expected `str`, got `{_common.kind(text_input)}`")
+            state.problem(path + ".input", f"Expected `str`, got `{_json.kind(text_input)}`")
             return None
         parsed: dict[str, object] = {"input": text_input}
         text = encode(parsed)
     else:
         arguments = item.get("arguments")
         if type(arguments) is not str:
-            state.problem(path + ".arguments", f"Expected `str`, got `{_common.kind(arguments)}`")
+            state.problem(path + ".arguments", f"Expected `str`, got `{_json.kind(arguments)}`")
             return None
-        found = _common.arguments_object(arguments)
+        found = _load_state.arguments_object(arguments)
         if found is None:
             info["arguments"] = arguments
             state.bad_arguments(message_index, path + ".arguments", arguments)
@@ -373,7 +373,7 @@ class Renderer:
 
     def _call(self, call: ToolCall) -> dict[str, object]:
         info = format_info(call.meta_json, NAME)
-        call_id = _common.written_call_id(info, call.id, self.restore)
+        call_id = _writing.written_call_id(info, call.id, self.restore)
         if info.get("custom") is True:
             self.custom.add(call.id)
             arguments = call.arguments.thaw()
@@ -389,7 +389,7 @@ class Renderer:
         text = bytes(call.arguments_json)
         arguments_text = text.decode()
         if type(raw) is str:
-            parsed = _common.arguments_object(raw)
+            parsed = _load_state.arguments_object(raw)
             if (parsed is None and text == b"{}") or (parsed is not None and encode(parsed) == text):
                 arguments_text = raw
         values = {"type": "function_call", "name": call.name, "arguments": arguments_text, "call_id": call_id}
@@ -428,11 +428,11 @@ def _dump(conversation: Conversation) -> object:
         else:
             items.append(renderer.instruction(entry))
 
-    _common.interleave(conversation, message, instruction)
+    _writing.interleave(conversation, message, instruction)
     others: dict[str, object] = {}
     if system:
         others["instructions"] = "\n\n".join(system)
-    written = _common.container(conversation, NAME, "input", items, others)
+    written = _writing.container(conversation, NAME, "input", items, others)
     body = as_object(written)
     only = as_object(items[0]) if len(items) == 1 else None
     plain = only is not None and list(only) == ["role", "content"] and only.get("role") == "user"
@@ -448,7 +448,7 @@ def _dump(conversation: Conversation) -> object:
 
 def provider_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
     """The Responses rules beyond the IR's: `call_id` length, and reasoning items' places."""
-    found = _common.id_rule_problems(origins, ID_RULE)
+    found = _checks.id_rule_problems(origins, ID_RULE)
     for index, message in enumerate(conversation.messages):
         if type(message) is not AssistantMessage or not message.content:
             continue

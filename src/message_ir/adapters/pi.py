@@ -41,15 +41,15 @@ from message_ir import (
     ToolResultMessage,
     UserMessage,
 )
-from message_ir.adapters import _common, _log
+from message_ir.adapters import _json, _load_state, _log, _writing
 from message_ir.adapters._build import meta_raw, object_raw
 from message_ir.adapters._calls import read_call, written_arguments
-from message_ir.adapters._common import LoadState, Origins
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import Words, format_functions
 from message_ir.adapters._ids import any_id
 from message_ir.adapters._json import as_array, as_object
+from message_ir.adapters._load_state import LoadState, Origins
 from message_ir.adapters._records import Info, build_record, format_info, split_record
 
 NAME: Final = "pi"
@@ -112,7 +112,7 @@ def _text_parts(state: LoadState, content: object, path: str, info: Info) -> str
     if type(content) is str:
         info["string"] = True
         return content
-    found = _common.part_texts(state, content, path, ("text",))
+    found = _load_state.part_texts(state, content, path, ("text",))
     if found is None:
         return None
     texts, parts = found
@@ -147,7 +147,7 @@ def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
     content = as_array(record.get("content"))
     if content is None:
         state.problem(
-            path + ".content", f"Expected a list of content blocks, got `{_common.kind(record.get('content'))}`"
+            path + ".content", f"Expected a list of content blocks, got `{_json.kind(record.get('content'))}`"
         )
         return
     message_index = len(state.messages)
@@ -184,7 +184,7 @@ def _result(state: LoadState, record: dict[str, object], path: str) -> None:
         state.problem(path + ".toolName", "Expected a non-empty `str`")
         return
     if type(is_error) is not bool:
-        state.problem(path + ".isError", f"Expected `bool`, got `{_common.kind(is_error)}`")
+        state.problem(path + ".isError", f"Expected `bool`, got `{_json.kind(is_error)}`")
         return
     info = split_record(record, _RESULT_KEYS, _RESULT_KEYS)
     text = _text_parts(state, record.get("content"), path + ".content", info)
@@ -254,7 +254,7 @@ def _dump_assistant(message: AssistantMessage, info: Info, restore: dict[str, st
                 blocks.append(block.data.thaw())
         elif type(block) is ToolCall:
             call_info = format_info(block.meta_json, NAME)
-            call_id = _common.written_call_id(call_info, block.id, restore)
+            call_id = _writing.written_call_id(call_info, block.id, restore)
             values: dict[str, object] = {"type": "toolCall", "id": call_id, "name": block.name}
             written_arguments(call_info, "arguments", block, values)
             blocks.append(build_record(call_info, _CALL_KEYS, values))

@@ -1,5 +1,6 @@
-"""What every adapter does the same way: read the container, make IDs, pair results, place
-instructions, map diagnostics back to the source, and `check` without ever raising."""
+"""Reading a source into the IR: the state of one pass (`LoadState`: messages, IDs, pairing,
+problems) and where each message came from (`Origins`), the container's forms (a bare list
+or a request body), and the readers every format shares (a role, text parts)."""
 
 from __future__ import annotations
 
@@ -15,37 +16,18 @@ from message_ir import (
     Diagnostic,
     FrozenJsonObject,
     Message,
-    ToolResultMessage,
-    UserMessage,
     frozen_json_object,
     is_json_value,
-    validate_transcript,
 )
 from message_ir.adapters import _tools
 from message_ir.adapters._conversation import Conversation, FormatError, Instruction, Note
-from message_ir.adapters._ids import IdRule
-from message_ir.adapters._json import Unparsable, as_array, as_object, as_sequence, decode, json_input, parse
-from message_ir.adapters._records import Info, build_record, frozen_info, split_record
+from message_ir.adapters._json import Unparsable, as_array, as_object, decode, json_input, kind, parse
+from message_ir.adapters._records import split_record
 
 _FIRST_INDEX: Final = re.compile(r"\[(\d+)\]")
+
 PLACEHOLDER_TOOL_NAME: Final = "unknown_tool"
 """The IR tool name of a result whose format gives none and whose call is nowhere."""
-
-_KINDS: Final[dict[type, str]] = {
-    dict: "object",
-    list: "array",
-    tuple: "array",
-    str: "str",
-    int: "int",
-    float: "float",
-    bool: "bool",
-    type(None): "null",
-}
-
-
-def kind(value: object) -> str:
-    """A word for the JSON type of `value`, from a fixed table (no attribute of it is read)."""
-    return _KINDS.get(type(value), "object of another type")
 
 
 class CallOrigin(NamedTuple):
@@ -65,16 +47,6 @@ def arguments_object(text: str) -> dict[str, object] | None:
     except (msgspec.DecodeError, RecursionError, UnicodeError):
         return None
     return as_object(value)
-
-
-def written_call_id(info: Info, call_id: str, restore: dict[str, str]) -> str:
-    """The ID to write for an IR call: the source's original when `load` renamed it (noted in
-    `restore`, so the results answering it are written with it too), else its own."""
-    original = info.get("id")
-    if type(original) is str and info.get("as") == call_id:
-        restore[call_id] = original
-        return original
-    return call_id
 
 
 def source_index(message_id: str) -> int | None:
@@ -351,96 +323,6 @@ def message_list(
     )
 
 
-def container(
-    conversation: Conversation, format: str, key: str, records: list[object], others: dict[str, object]
-) -> object:
-    """The dumped form: the bare list if it was loaded as one, else a request body."""
-    info: Info = frozen_info(conversation.meta, format) if conversation.format == format else {}
-    if info.get("form") == "list" and not others:
-        return records
-    values: dict[str, object] = {**others, key: records}
-    usual = (*others, key)  # the order `message_list` calls usual
-    return build_record(info, usual, values)
-
-
-def interleave(
-    conversation: Conversation, render: Callable[[Message], None], instruction: Callable[[Instruction], None]
-) -> None:
-    """Render messages and instructions in order: each instruction before the message it preceded."""
-    anchored: dict[str | None, list[Instruction]] = {}
-    ids = {message.id for message in conversation.messages}
-    for entry in conversation.instructions:
-        anchored.setdefault(entry.before if entry.before in ids else None, []).append(entry)
-    for message in conversation.messages:
-        for entry in anchored.pop(message.id, ()):
-            instruction(entry)
-        render(message)
-    for entry in anchored.pop(None, ()):
-        instruction(entry)
-
-
-def as_conversation(value: object) -> Conversation:
-    """A `Conversation` as it is; a list or tuple of IR messages as one with nothing else."""
-    if type(value) is Conversation:
-        return value
-    items = as_sequence(value)
-    if items is not None:
-        messages: list[Message] = []
-        for item in items:
-            if type(item) is UserMessage or type(item) is AssistantMessage or type(item) is ToolResultMessage:
-                messages.append(item)
-            else:
-                raise TypeError(f"Expected IR messages, got `{kind(item)}`")
-        return Conversation(format="message_ir", messages=tuple(messages))
-    raise TypeError(f"Expected a Conversation or a sequence of messages, got `{kind(value)}`")
-
-
-Rules = Callable[[Conversation, Origins], list[Diagnostic]]
-
-
-def checked(
-    format: str, source: object, load: Callable[[object], tuple[Conversation, Origins]], rules: Rules
-) -> tuple[Diagnostic, ...]:
-    """`check`: format problems, or the IR's diagnostics and the provider's rules, in the
-    source's terms, sorted by source index. Never raises."""
-    try:
-        try:
-            conversation, origins = load(source)
-        except FormatError as error:
-            return error.diagnostics
-        found = [origins.to_source(diagnostic) for diagnostic in validate_transcript(conversation.messages)]
-        found.extend(origins.extra)
-        found.extend(rules(conversation, origins))
-        if origins.tools is not None and origins.tool_reader is not None:
-            found.extend(_tool_diagnostics(origins.tool_reader, conversation, origins, origins.tools))
-        found.sort(key=lambda diagnostic: -1 if diagnostic.message_index is None else diagnostic.message_index)
-        return tuple(found)
-    except RecursionError:
-        return (Diagnostic("JSON_TOO_DEEP", None, "$", "Nested too deeply to read"),)
-    except MemoryError:
-        return (Diagnostic("UNREADABLE_VALUE", None, "$", "Could not be read: out of memory"),)
-    except Exception as error:  # noqa: BLE001  # check never raises
-        return (
-            Diagnostic(
-                "UNREADABLE_VALUE",
-                None,
-                "$",
-                f"Could not be read ({_error_name(error)}): a bug in message-ir, please report it",
-            ),
-        )
-
-
-_ERRORS: Final = (ConstructionError, FormatError, ValueError, TypeError, KeyError, IndexError, AttributeError)
-
-
-def _error_name(error: Exception) -> str:
-    """The name of an unexpected error's class, from a fixed list (nothing of it is read)."""
-    for known in _ERRORS:
-        if isinstance(error, known):
-            return known.__name__
-    return "an unexpected error"
-
-
 def role_problem(state: LoadState, record: dict[str, object], path: str, roles: Sequence[str]) -> None:
     """Report a record's `role` that is none of `roles` (missing, not a string, or unknown)."""
     expected = ", ".join(roles)
@@ -452,80 +334,6 @@ def role_problem(state: LoadState, record: dict[str, object], path: str, roles: 
         state.problem(path + ".role", f"Invalid role {role!r}; expected one of {expected}")
     else:
         state.problem(path + ".role", f"Expected `role` to be a string, got `{kind(role)}`; expected one of {expected}")
-
-
-def _tool_diagnostics(
-    reader: _tools.ToolReader, conversation: Conversation, origins: Origins, tools: tuple[_tools.ToolDeclaration, ...]
-) -> list[Diagnostic]:
-    """`check_tool_calls` in the source's terms: paths into the call's name or arguments there.
-    Arguments that are not a JSON object (`BAD_TOOL_ARGUMENTS` already) are not checked again."""
-    keys = (reader.name_key, reader.arguments_key)
-    bad_arguments = {diagnostic.path for diagnostic in origins.extra}
-    found: list[Diagnostic] = []
-    for diagnostic in _tools.check_tool_calls(conversation.messages, tools):
-        index = diagnostic.message_index
-        if index is None:
-            found.append(diagnostic)
-            continue
-        number, _, rest = diagnostic.path.removeprefix(f"$[{index}].content[").partition("]")
-        block = origins.blocks.get((index, int(number)), origins.messages[index][1])
-        source = origins.to_source(diagnostic).message_index
-        if rest.startswith(".arguments"):
-            if block + keys[1] in bad_arguments:
-                continue
-            path = block + keys[1] + rest.removeprefix(".arguments")
-        else:
-            path = block + keys[0]
-        found.append(Diagnostic(diagnostic.code, source, path, diagnostic.message))
-    return found
-
-
-def adjacency(conversation: Conversation, origins: Origins, *, merge_turns: bool) -> list[Diagnostic]:
-    """`RESULT_NOT_ADJACENT` for each result that is not in the turn right after its call.
-
-    Without `merge_turns` (OpenAI Chat), a call's results must be the tool messages right
-    after its assistant message; with it (Anthropic), consecutive messages of one side are one
-    turn, and results must be in the user turn right after the assistant turn of the call.
-    A result whose call is nowhere before it is the IR's linkage diagnostic, not this one.
-    """
-    call_turn: dict[str, int] = {}
-    found: list[Diagnostic] = []
-    turn = -1
-    previous = ""
-    for item in origins.items:
-        side = item.side
-        message = None if item.message_index is None else conversation.messages[item.message_index]
-        is_result = type(message) is ToolResultMessage
-        group = "user" if merge_turns and side == "user" else ("result" if is_result else side)
-        if not (group == previous and (merge_turns or group == "result")) or item.message_index is None:
-            turn += 1
-        previous = group if item.message_index is not None else ""
-        if type(message) is AssistantMessage:
-            for block in message.content:
-                if block.type == "toolCall":
-                    call_turn[block.id] = turn
-        elif type(message) is ToolResultMessage:
-            call = call_turn.get(message.tool_call_id)
-            if call is not None and call != turn - 1:
-                found.append(
-                    Diagnostic(
-                        "RESULT_NOT_ADJACENT",
-                        item.source_index,
-                        item.path,
-                        f"The result for {message.tool_call_id!r} is not in the turn right after its call",
-                    )
-                )
-    return found
-
-
-def id_rule_problems(origins: Origins, rule: IdRule) -> list[Diagnostic]:
-    """`BAD_TOOL_CALL_ID_FORMAT` at each call of the source whose ID breaks `rule`."""
-    found: list[Diagnostic] = []
-    for call in origins.calls:
-        problem = rule.problem(call.source_id)
-        if problem is not None:
-            found.append(Diagnostic("BAD_TOOL_CALL_ID_FORMAT", call.source_index, call.path, problem))
-    return found
 
 
 def part_texts(

@@ -1,0 +1,139 @@
+"""`check`, never raising: the IR's diagnostics and the provider's rules in the source's
+terms, the rules several providers share (results adjacent to their calls, an ID rule), and
+tool declarations checked against the calls."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from message_ir import (
+    AssistantMessage,
+    ConstructionError,
+    Diagnostic,
+    ToolResultMessage,
+    validate_transcript,
+)
+from message_ir.adapters import _tools
+from message_ir.adapters._conversation import Conversation, FormatError
+from message_ir.adapters._ids import IdRule
+from message_ir.adapters._load_state import Origins
+
+Rules = Callable[[Conversation, Origins], list[Diagnostic]]
+
+
+def checked(
+    format: str, source: object, load: Callable[[object], tuple[Conversation, Origins]], rules: Rules
+) -> tuple[Diagnostic, ...]:
+    """`check`: format problems, or the IR's diagnostics and the provider's rules, in the
+    source's terms, sorted by source index. Never raises."""
+    try:
+        try:
+            conversation, origins = load(source)
+        except FormatError as error:
+            return error.diagnostics
+        found = [origins.to_source(diagnostic) for diagnostic in validate_transcript(conversation.messages)]
+        found.extend(origins.extra)
+        found.extend(rules(conversation, origins))
+        if origins.tools is not None and origins.tool_reader is not None:
+            found.extend(_tool_diagnostics(origins.tool_reader, conversation, origins, origins.tools))
+        found.sort(key=lambda diagnostic: -1 if diagnostic.message_index is None else diagnostic.message_index)
+        return tuple(found)
+    except RecursionError:
+        return (Diagnostic("JSON_TOO_DEEP", None, "$", "Nested too deeply to read"),)
+    except MemoryError:
+        return (Diagnostic("UNREADABLE_VALUE", None, "$", "Could not be read: out of memory"),)
+    except Exception as error:  # noqa: BLE001  # check never raises
+        return (
+            Diagnostic(
+                "UNREADABLE_VALUE",
+                None,
+                "$",
+                f"Could not be read ({_error_name(error)}): a bug in message-ir, please report it",
+            ),
+        )
+
+
+_ERRORS: Final = (ConstructionError, FormatError, ValueError, TypeError, KeyError, IndexError, AttributeError)
+
+
+def _error_name(error: Exception) -> str:
+    """The name of an unexpected error's class, from a fixed list (nothing of it is read)."""
+    for known in _ERRORS:
+        if isinstance(error, known):
+            return known.__name__
+    return "an unexpected error"
+
+
+def _tool_diagnostics(
+    reader: _tools.ToolReader, conversation: Conversation, origins: Origins, tools: tuple[_tools.ToolDeclaration, ...]
+) -> list[Diagnostic]:
+    """`check_tool_calls` in the source's terms: paths into the call's name or arguments there.
+    Arguments that are not a JSON object (`BAD_TOOL_ARGUMENTS` already) are not checked again."""
+    keys = (reader.name_key, reader.arguments_key)
+    bad_arguments = {diagnostic.path for diagnostic in origins.extra}
+    found: list[Diagnostic] = []
+    for diagnostic in _tools.check_tool_calls(conversation.messages, tools):
+        index = diagnostic.message_index
+        if index is None:
+            found.append(diagnostic)
+            continue
+        number, _, rest = diagnostic.path.removeprefix(f"$[{index}].content[").partition("]")
+        block = origins.blocks.get((index, int(number)), origins.messages[index][1])
+        source = origins.to_source(diagnostic).message_index
+        if rest.startswith(".arguments"):
+            if block + keys[1] in bad_arguments:
+                continue
+            path = block + keys[1] + rest.removeprefix(".arguments")
+        else:
+            path = block + keys[0]
+        found.append(Diagnostic(diagnostic.code, source, path, diagnostic.message))
+    return found
+
+
+def adjacency(conversation: Conversation, origins: Origins, *, merge_turns: bool) -> list[Diagnostic]:
+    """`RESULT_NOT_ADJACENT` for each result that is not in the turn right after its call.
+
+    Without `merge_turns` (OpenAI Chat), a call's results must be the tool messages right
+    after its assistant message; with it (Anthropic), consecutive messages of one side are one
+    turn, and results must be in the user turn right after the assistant turn of the call.
+    A result whose call is nowhere before it is the IR's linkage diagnostic, not this one.
+    """
+    call_turn: dict[str, int] = {}
+    found: list[Diagnostic] = []
+    turn = -1
+    previous = ""
+    for item in origins.items:
+        side = item.side
+        message = None if item.message_index is None else conversation.messages[item.message_index]
+        is_result = type(message) is ToolResultMessage
+        group = "user" if merge_turns and side == "user" else ("result" if is_result else side)
+        if not (group == previous and (merge_turns or group == "result")) or item.message_index is None:
+            turn += 1
+        previous = group if item.message_index is not None else ""
+        if type(message) is AssistantMessage:
+            for block in message.content:
+                if block.type == "toolCall":
+                    call_turn[block.id] = turn
+        elif type(message) is ToolResultMessage:
+            call = call_turn.get(message.tool_call_id)
+            if call is not None and call != turn - 1:
+                found.append(
+                    Diagnostic(
+                        "RESULT_NOT_ADJACENT",
+                        item.source_index,
+                        item.path,
+                        f"The result for {message.tool_call_id!r} is not in the turn right after its call",
+                    )
+                )
+    return found
+
+
+def id_rule_problems(origins: Origins, rule: IdRule) -> list[Diagnostic]:
+    """`BAD_TOOL_CALL_ID_FORMAT` at each call of the source whose ID breaks `rule`."""
+    found: list[Diagnostic] = []
+    for call in origins.calls:
+        problem = rule.problem(call.source_id)
+        if problem is not None:
+            found.append(Diagnostic("BAD_TOOL_CALL_ID_FORMAT", call.source_index, call.path, problem))
+    return found
