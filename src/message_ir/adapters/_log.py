@@ -62,6 +62,26 @@ def read_lines(state: LoadState, source: object) -> Iterable[object]:
     return items
 
 
+def reading(format: str, source: object, avoid: frozenset[str], trusted: bool) -> tuple[LoadState, Iterable[object]]:
+    """The state of a pass over a log, and its lines' values (see `read_lines`)."""
+    state = LoadState(format, avoid)
+    state.trusted = trusted
+    return state, read_lines(state, source)
+
+
+def readable_lines(
+    state: LoadState, values: Iterable[object]
+) -> Iterator[tuple[int, str, object, dict[str, object] | None]]:
+    """Each line that may be read, as `(number, path, value, the value if it is an object)`;
+    `state` is at that line. A line `json_ok` refuses (a caller's value that is no JSON) is
+    reported there and skipped."""
+    for number, value in enumerate(values):
+        state.at(number)
+        path = f"$[{number}]"
+        if state.json_ok(value, path):
+            yield number, path, value, as_object(value)
+
+
 def _parsed_lines(state: LoadState, data: bytes) -> Iterator[object]:
     start, number, size = 0, 0, len(data)
     while start < size:

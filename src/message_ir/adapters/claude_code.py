@@ -53,17 +53,10 @@ _SESSION_FIELDS: Final = (
 
 
 def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
-    state = LoadState(NAME, avoid)
-    state.trusted = trusted
-    values = _log.read_lines(state, source)
+    state, values = _log.reading(NAME, source, avoid, trusted)
     kept: list[object] = []
     assistants: dict[str, int] = {}  # message.id -> the IR index of its assistant message
-    for number, value in enumerate(values):
-        state.at(number)
-        path = f"$[{number}]"
-        if not state.json_ok(value, path):
-            continue
-        line = as_object(value)
+    for number, path, value, line in _log.readable_lines(state, values):
         line_type = None if line is None else line.get("type")
         if line is None or line_type not in ("user", "assistant"):
             kept.append([number, value])

@@ -33,17 +33,10 @@ _PAYLOAD: Final = "payload"
 
 
 def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
-    state = LoadState(NAME, avoid)
-    state.trusted = trusted
-    values = _log.read_lines(state, source)
+    state, values = _log.reading(NAME, source, avoid, trusted)
     kept: list[object] = []
     run = openai_responses.Run()
-    for number, value in enumerate(values):
-        state.at(number)
-        path = f"$[{number}]"
-        if not state.json_ok(value, path):
-            continue
-        line = as_object(value)
+    for number, path, value, line in _log.readable_lines(state, values):
         item = None if line is None or line.get("type") != "response_item" else as_object(line.get(_PAYLOAD))
         if line is None or item is None:
             kept.append([number, value])

@@ -71,16 +71,9 @@ def _no_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
 
 
 def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
-    state = LoadState(NAME, avoid)
-    state.trusted = trusted
-    values = _log.read_lines(state, source)
+    state, values = _log.reading(NAME, source, avoid, trusted)
     kept: list[object] = []
-    for number, value in enumerate(values):
-        state.at(number)
-        path = f"$[{number}]"
-        if not state.json_ok(value, path):
-            continue
-        line = as_object(value)
+    for number, path, value, line in _log.readable_lines(state, values):
         message = None if line is None or line.get("type") != "message" else as_object(line.get(_PAYLOAD))
         role = None if message is None else message.get("role")
         if line is None or message is None or role not in ("user", "assistant", "toolResult"):
