@@ -77,13 +77,21 @@ def _session_from_real_files(folder: Path) -> bool:
     return True
 
 
-@pytest.mark.parametrize("page", ["api.md", "formats.md", "datasets.md"])
+@pytest.mark.parametrize("page", ["api.md", "formats.md", "datasets.md", "redact.md"])
 def test_the_pages_console_sessions_print_what_they_show(page: str, tmp_path: Path) -> None:
     """Each `$ command` of a console block, run in order in one folder, prints the lines below it."""
     if page == "formats.md" and not _session_from_real_files(tmp_path):
         pytest.skip("the real transcripts are not here (../shared/real is absent)")
     if page == "datasets.md":  # the generated dataset the page checks
         write_dataset(tmp_path / "train.jsonl", 200, seed=1, valid_share=0.9)
+    if page == "redact.md":  # a Claude Code session whose agent ran a command with a (made-up) token
+        token = "ghp_" + "FakeTokenForTheDocs0123456789abcdefgh"
+        call = {"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {"command": f"gh auth login {token}"}}
+        lines = [
+            {"type": "user", "uuid": "u1", "sessionId": "s", "message": {"role": "user", "content": "log in"}},
+            {"type": "assistant", "uuid": "a1", "message": {"id": "m1", "role": "assistant", "content": [call]}},
+        ]
+        (tmp_path / "session.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
     environment = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     for block in _CONSOLE.findall((DOCS / page).read_text()):
         command: str | None = None

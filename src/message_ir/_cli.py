@@ -11,6 +11,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import sys
 import time
 from collections.abc import Collection, Iterator, Sequence
@@ -32,6 +33,7 @@ from message_ir.adapters import FORMATS, FormatError, convert, detect
 from message_ir.adapters._load_state import source_index
 from message_ir.adapters._surrogates import replaced as replaced_surrogates
 from message_ir.datasets import CHECKERS, DEFAULT_FORMAT, check_dataset
+from message_ir.redact import RULES, literal_rule, pattern_rule, redact_file_bytes
 
 EXIT_VALID: Final = 0
 EXIT_INVALID: Final = 1
@@ -61,6 +63,9 @@ class _Arguments(argparse.Namespace):
     max_diagnostics: int | None
     jobs: int
     examples: int
+    check: bool
+    literal: list[str]
+    pattern: list[str]
 
 
 class _FileReport(msgspec.Struct, frozen=True):
@@ -220,6 +225,8 @@ def _run(argv: Sequence[str] | None) -> int:
             return _convert(arguments)
         if arguments.command == "check-dataset":
             return _check_dataset(arguments)
+        if arguments.command == "redact":
+            return _redact(arguments)
         if arguments.command == "formats":
             width = max(len(declared.cli_name) for declared in FORMATS.values()) + 2
             for declared in FORMATS.values():
@@ -313,6 +320,32 @@ def _parser() -> argparse.ArgumentParser:
     dataset.add_argument(
         "--examples", type=_positive, default=3, metavar="N", help="examples shown per code (default: 3)"
     )
+    redaction = commands.add_parser(
+        "redact",
+        help="replace secrets in a transcript or session log, keeping it valid",
+        description=(
+            "Replace every secret (keys, tokens, private keys, credentials in URLs, e-mail addresses, random"
+            " strings) inside the texts, arguments, results and kept fields of FILE with [REDACTED:<rule>:<n>];"
+            " IDs, names and linkage stay, and everything else is written back byte for byte. The report of"
+            " what was redacted (paths and rules, never the secrets) goes to standard error."
+        ),
+    )
+    redaction.add_argument("paths", nargs="+", metavar="FILE", help="a transcript or log (several with --check)")
+    redaction.add_argument("-o", "--output", metavar="OUT", help="where to write (default: standard output)")
+    redaction.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 when anything would be redacted (paths only)"
+    )
+    redaction.add_argument("--literal", action="append", default=_none(), metavar="S", help="also redact this string")
+    redaction.add_argument(
+        "--pattern",
+        action="append",
+        default=_none(),
+        metavar="RE",
+        help="also redact what this regular expression finds",
+    )
+    redaction.add_argument("--jsonl", action="store_true", help="read FILE as JSON Lines")
+    redaction.add_argument("--format", choices=("text", "json"), default="text", help="report format (default: text)")
+    _format_option(redaction, "--from", "the input's format (default: detected)")
     commands.add_parser("formats", help="list the formats --from and --to take")
 
     commands.add_parser("examples", help="list the shipped example transcripts")
@@ -324,6 +357,11 @@ def _format_option(parser: argparse.ArgumentParser, flag: str, help: str, *, req
     """`--from` (into `source_format`) or `--to` (into `target_format`): a format's name."""
     destination = "source_format" if flag == "--from" else "target_format"
     parser.add_argument(flag, dest=destination, type=_format_argument, metavar="FORMAT", required=required, help=help)
+
+
+def _none() -> list[str]:
+    """An empty list for an `append` option's default (typed: argparse's own is `Any`)."""
+    return []
 
 
 def _positive(text: str) -> int:
@@ -404,6 +442,46 @@ def _check_dataset(arguments: _Arguments) -> int:
                 found = example.diagnostic
                 _out(f"  {_shown(example.file)}:{example.line}: {found.message} (at {found.path})")
     return EXIT_VALID if summary.invalid == 0 else EXIT_INVALID
+
+
+def _redact(arguments: _Arguments) -> int:
+    rules = [*RULES, *(literal_rule("literal", text) for text in arguments.literal if text)]
+    for text in arguments.pattern:
+        try:
+            compiled = re.compile(text)
+        except re.error as error:
+            raise _Unreadable(f"--pattern {text!r} is not a valid regular expression: {error}") from None
+        if compiled.search("") is not None:
+            raise _Unreadable(f"--pattern {text!r} matches the empty string")
+        rules.append(pattern_rule("pattern", text))
+    if len(arguments.paths) > 1 and not arguments.check:
+        raise _Unreadable("redact: give one FILE (several only with --check)")
+    found_any = False
+    for path in arguments.paths:
+        data, read_as = _read(path)
+        jsonl = _is_jsonl(path, arguments.jsonl)
+        adapter = _source_format(data, arguments.source_format, jsonl)
+        lines = jsonl or (adapter is not None and FORMATS[adapter].json_lines)
+        try:
+            redacted = redact_file_bytes(data, json_lines=lines, rules=rules)
+        except ValueError as error:
+            raise _Unreadable(f"{_shown(path)}: not JSON{' Lines' if lines else ''}: {error}") from None
+        module = None if adapter is None else FORMATS[adapter]
+        if module is not None and redacted.redactions and module.check(redacted.data) != module.check(data):
+            raise _Unreadable(f"{_shown(path)}: redacting would change what `validate` says; nothing written")
+        found_any = found_any or bool(redacted.redactions)
+        if arguments.format == "json":
+            report = [{"file": _shown(path), "path": item.path, "rule": item.rule} for item in redacted.redactions]
+            _err(json.dumps(report))
+        else:
+            for item in redacted.redactions:
+                _err(
+                    f"{_shown(path)}: {item.rule} (at {item.path})"
+                    + ("" if arguments.check else f" -> {item.placeholder}")
+                )
+        if not arguments.check:
+            _write(arguments.output, redacted.data, read_as)
+    return EXIT_INVALID if arguments.check and found_any else EXIT_VALID
 
 
 def _plural(count: int, word: str) -> str:
