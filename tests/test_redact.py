@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from message_ir import assistant_message, tool_call, tool_result_message, user_message
 from message_ir.adapters import FORMATS, openai_chat
@@ -256,3 +258,42 @@ def test_bad_input_is_one_line_exit_2_and_the_input_untouched(
     broken = run(str(session))
     assert broken.returncode == 2
     assert broken.stderr.startswith(f"message-ir: error: {session}: not JSON Lines: ")
+
+
+_SECRETS = st.sampled_from(sorted(FAKE.values()))
+_STRINGS = st.one_of(
+    st.text(max_size=20), _SECRETS, st.builds(lambda a, s: f"{a} {s} {a}", st.text(max_size=8), _SECRETS)
+)
+_KEYS = st.sampled_from(["content", "id", "name", "text", "toolUseID", "input", "x"])
+_TREES = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False), _STRINGS),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(_KEYS, children, max_size=4),
+    max_leaves=20,
+)
+
+
+def _same_shape(before: object, after: object, key: str | None = None) -> None:
+    """The same JSON shape and types; strings differ only where a rule may replace, never under
+    a protected key."""
+    assert type(before) is type(after)
+    if type(before) is dict and type(after) is dict:
+        assert list(before) == list(after)
+        for name in before:
+            _same_shape(before[name], after[name], name)
+    elif type(before) is list and type(after) is list:
+        assert len(before) == len(after)
+        for old, new in zip(before, after, strict=True):
+            _same_shape(old, new, key)
+    elif type(before) is not str or protected(key):
+        assert before == after
+    elif type(after) is str:
+        assert not any(secret in after for secret in FAKE.values() if secret in before)
+
+
+@given(_TREES, st.booleans())
+def test_redaction_keeps_every_json_value_valid_and_its_shape(tree: object, indent: bool) -> None:
+    data = json.dumps(tree, indent=1 if indent else None).encode()
+    redacted = redact_file_bytes(data, json_lines=False)
+    _same_shape(tree, json.loads(redacted.data))
+    if not redacted.redactions:
+        assert redacted.data == data

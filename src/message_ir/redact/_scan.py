@@ -74,7 +74,8 @@ def _segment(key: str | int) -> str:
 
 
 def _value_strings(text: str, root: str) -> Iterator[tuple[int, int, str, str | None]]:
-    """Each string value of JSON `text`: the span of its raw content, its path and its key.
+    """Each string value of JSON `text`: the span of its raw content, its path and its key (for
+    a string in an array, the key of the nearest object around it).
 
     Keys are not yielded. Raises `ValueError` on text that is not JSON.
     """
@@ -113,7 +114,7 @@ def _value_strings(text: str, root: str) -> Iterator[tuple[int, int, str, str | 
                 stack[-1][1] = match.group(1)
                 expecting_key = False
             else:
-                key = stack[-1][1] if stack else None
+                key = next((frame[1] for frame in reversed(stack) if frame[0] == "{"), None)  # in an array: its key's
                 where = "".join(path) + "".join(_segment(frame[1]) for frame in stack if frame[1] is not None)
                 yield match.start(1), match.end(1), where, key if type(key) is str else None
             position = match.end()
