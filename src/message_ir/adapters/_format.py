@@ -46,7 +46,7 @@ class Format(NamedTuple):
     """Its name on the command line (`openai-chat`)."""
     description: str
     """One line: what it reads (`message-ir formats` prints it)."""
-    functions: Functions
+    functions: Functions[object]
     """Its `load`, `dump`, `dumps` and `check`."""
     id_rule: IdRule
     """The tool-call IDs it accepts (`convert` rewrites the others)."""

@@ -9,12 +9,12 @@ line by line and written as JSON Lines; any other format as one JSON value.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Generic, NamedTuple, TypeVar
 
 from message_ir import Diagnostic, Message
 from message_ir.adapters._checks import Rules, checked
 from message_ir.adapters._conversation import Conversation
-from message_ir.adapters._json import encode
+from message_ir.adapters._json import as_array, encode
 from message_ir.adapters._load_state import Origins, Reader, read_source
 from message_ir.adapters._log import encode_lines
 from message_ir.adapters._writing import as_conversation
@@ -36,16 +36,19 @@ class Words(NamedTuple):
     """What `check` reports, the rest of its docstring."""
 
 
-class Functions(NamedTuple):
+Written = TypeVar("Written", covariant=True)
+
+
+class Functions(NamedTuple, Generic[Written]):
     load: Callable[[bytes | str | object], Conversation]
-    dump: Callable[[Conversational], object]
+    dump: Callable[[Conversational], Written]
     dumps: Callable[[Conversational], bytes]
     check: Callable[[bytes | str | object], tuple[Diagnostic, ...]]
 
 
 def format_functions(
-    name: str, read: Reader, write: Callable[[Conversation], object], rules: Rules, words: Words, *, json_lines: bool
-) -> Functions:
+    name: str, read: Reader, write: Callable[[Conversation], Written], rules: Rules, words: Words, *, json_lines: bool
+) -> Functions[Written]:
     """`load`, `dump`, `dumps` and `check` of the format `name`."""
 
     def whole(source: object) -> tuple[Conversation, Origins]:
@@ -55,13 +58,14 @@ def format_functions(
         conversation, _ = whole(source)
         return conversation
 
-    def dump(conversation: Conversational) -> object:
+    def dump(conversation: Conversational) -> Written:
         return write(as_conversation(conversation))
 
     def dumps(conversation: Conversational) -> bytes:
-        written = dump(conversation)
-        if json_lines and type(written) is list:
-            return encode_lines(written)
+        written: object = dump(conversation)
+        lines = as_array(written)
+        if json_lines and lines is not None:
+            return encode_lines(lines)
         return encode(written)
 
     def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
