@@ -34,13 +34,11 @@ def read_call(
 ) -> ToolCall | None:
     """The `ToolCall` of a call record (`usual`: its usual keys, in order); `None` after a
     problem (no `id` or `name` string)."""
-    call_id, name, arguments = record.get("id"), record.get("name"), record.get(arguments_key)
-    if type(call_id) is not str or not call_id:
-        state.problem(path + ".id", "Expected a non-empty `str`")
+    named = id_and_name(state, record, path)
+    if named is None:
         return None
-    if type(name) is not str or not name:
-        state.problem(path + ".name", "Expected a non-empty `str`")
-        return None
+    call_id, name = named
+    arguments = record.get(arguments_key)
     info = split_record(record, usual, usual)
     parsed = as_object(arguments)
     if parsed is None:
@@ -54,6 +52,18 @@ def read_call(
         info["id"] = call_id
         info["as"] = ir_id
     return ToolCall(id=ir_id, name=name, arguments_json=object_raw(parsed), meta_json=meta(info))
+
+
+def id_and_name(state: LoadState, record: dict[str, object], path: str) -> tuple[str, str] | None:
+    """A call record's `id` and `name`, each a non-empty string; `None` after a problem."""
+    call_id, name = record.get("id"), record.get("name")
+    if type(call_id) is not str or not call_id:
+        state.problem(path + ".id", "Expected a non-empty `str`")
+        return None
+    if type(name) is not str or not name:
+        state.problem(path + ".name", "Expected a non-empty `str`")
+        return None
+    return call_id, name
 
 
 def written_arguments(info: Info, arguments_key: str, call: ToolCall, values: dict[str, object]) -> None:

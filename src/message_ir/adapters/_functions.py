@@ -36,19 +36,19 @@ class Words(NamedTuple):
     """What `check` reports, the rest of its docstring."""
 
 
-Written = TypeVar("Written", covariant=True)
+Written_co = TypeVar("Written_co", covariant=True)
 
 
-class Functions(NamedTuple, Generic[Written]):
+class Functions(NamedTuple, Generic[Written_co]):
     load: Callable[[bytes | str | object], Conversation]
-    dump: Callable[[Conversational], Written]
+    dump: Callable[[Conversational], Written_co]
     dumps: Callable[[Conversational], bytes]
     check: Callable[[bytes | str | object], tuple[Diagnostic, ...]]
 
 
 def format_functions(
-    name: str, read: Reader, write: Callable[[Conversation], Written], rules: Rules, words: Words, *, json_lines: bool
-) -> Functions[Written]:
+    name: str, read: Reader, write: Callable[[Conversation], Written_co], rules: Rules, words: Words, *, json_lines: bool
+) -> Functions[Written_co]:
     """`load`, `dump`, `dumps` and `check` of the format `name`."""
 
     def whole(source: object) -> tuple[Conversation, Origins]:
@@ -58,7 +58,7 @@ def format_functions(
         conversation, _ = whole(source)
         return conversation
 
-    def dump(conversation: Conversational) -> Written:
+    def dump(conversation: Conversational) -> Written_co:
         return write(as_conversation(conversation))
 
     def dumps(conversation: Conversational) -> bytes:

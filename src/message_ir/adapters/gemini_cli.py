@@ -46,6 +46,7 @@ from message_ir import (
 )
 from message_ir.adapters import _json, _load_state, _log, _writing, gemini
 from message_ir.adapters._build import meta_raw, object_raw
+from message_ir.adapters._calls import id_and_name
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import Words, format_functions
@@ -175,13 +176,11 @@ def _meta(info: Info) -> msgspec.Raw:
 
 
 def _call(state: LoadState, message_index: int, call: dict[str, object], path: str) -> ToolCall | None:
-    call_id, name, arguments = call.get("id"), call.get("name"), call.get("args", {})
-    if type(call_id) is not str or not call_id:
-        state.problem(path + ".id", "Expected a non-empty `str`")
+    named = id_and_name(state, call, path)
+    if named is None:
         return None
-    if type(name) is not str or not name:
-        state.problem(path + ".name", "Expected a non-empty `str`")
-        return None
+    call_id, name = named
+    arguments = call.get("args", {})
     info: Info = {"call": split_record(call, _CALL_KEYS, _CALL_KEYS)}
     if "args" not in call:
         info["no_args"] = True
