@@ -47,7 +47,13 @@ class Functions(NamedTuple, Generic[Written_co]):
 
 
 def format_functions(
-    name: str, read: Reader, write: Callable[[Conversation], Written_co], rules: Rules, words: Words, *, json_lines: bool
+    name: str,
+    read: Reader,
+    write: Callable[[Conversation], Written_co],
+    rules: Rules,
+    words: Words,
+    *,
+    json_lines: bool,
 ) -> Functions[Written_co]:
     """`load`, `dump`, `dumps` and `check` of the format `name`."""
 
