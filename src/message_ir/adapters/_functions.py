@@ -9,6 +9,7 @@ line by line and written as JSON Lines; any other format as one JSON value.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Generic, NamedTuple, TypeVar
 
 from message_ir import Diagnostic, Message
@@ -39,7 +40,11 @@ class Words(NamedTuple):
 Written_co = TypeVar("Written_co", covariant=True)
 
 
-class Functions(NamedTuple, Generic[Written_co]):
+@dataclass(frozen=True)
+class Functions(Generic[Written_co]):
+    """A format's `load`, `dump`, `dumps` and `check` (a dataclass: a generic `NamedTuple`
+    needs Python 3.11)."""
+
     load: Callable[[bytes | str | object], Conversation]
     dump: Callable[[Conversational], Written_co]
     dumps: Callable[[Conversational], bytes]

@@ -304,6 +304,9 @@ FORMAT: Final = Format(
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 
-load, dump, dumps, check = _FUNCTIONS
+load = _FUNCTIONS.load
+dump = _FUNCTIONS.dump
+dumps = _FUNCTIONS.dumps
+check = _FUNCTIONS.check
 
 __all__ = ["FORMAT", "NAME", "check", "dump", "dumps", "load"]
