@@ -50,6 +50,17 @@ class Functions(Generic[Written_co]):
     dumps: Callable[[Conversational], bytes]
     check: Callable[[bytes | str | object], tuple[Diagnostic, ...]]
 
+    def unpacked(
+        self,
+    ) -> tuple[
+        Callable[[bytes | str | object], Conversation],
+        Callable[[Conversational], Written_co],
+        Callable[[Conversational], bytes],
+        Callable[[bytes | str | object], tuple[Diagnostic, ...]],
+    ]:
+        """`load`, `dump`, `dumps` and `check`, for a module to name them in one line."""
+        return self.load, self.dump, self.dumps, self.check
+
 
 def format_functions(
     name: str,

@@ -459,9 +459,6 @@ FORMAT: Final = Format(
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 
-load = _FUNCTIONS.load
-dump = _FUNCTIONS.dump
-dumps = _FUNCTIONS.dumps
-check = _FUNCTIONS.check
+load, dump, dumps, check = _FUNCTIONS.unpacked()
 
 __all__ = ["FORMAT", "NAME", "check", "dump", "dumps", "load"]
