@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from message_ir.adapters import FORMATS, openai_chat
 from message_ir.redact import RULES, redact, redact_file_bytes
 from message_ir.redact._scan import protected
 from tests.adapters.test_contract import SAMPLES
+from tests.test_cli import run as cli_run
 
 # Fake secrets of every family, made up here (none is anyone's).
 FAKE: dict[str, str] = {
@@ -185,15 +185,7 @@ def test_redact_a_conversation_keeps_ids_and_linkage() -> None:
 
 
 def run(*arguments: str) -> subprocess.CompletedProcess[str]:
-    completed = subprocess.run(
-        [sys.executable, "-m", "message_ir", "redact", *arguments],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert "Traceback" not in completed.stderr
-    return completed
+    return cli_run("redact", *arguments)
 
 
 @pytest.fixture
@@ -297,3 +289,11 @@ def test_redaction_keeps_every_json_value_valid_and_its_shape(tree: object, inde
     _same_shape(tree, json.loads(redacted.data))
     if not redacted.redactions:
         assert redacted.data == data
+
+
+def test_several_files_only_with_check(session: Path) -> None:
+    completed = run(str(session), str(session))
+    assert (completed.returncode, completed.stderr) == (
+        2,
+        "message-ir: error: redact: give one FILE (several only with --check)\n",
+    )

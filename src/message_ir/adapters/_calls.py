@@ -54,11 +54,12 @@ def read_call(
     return ToolCall(id=ir_id, name=name, arguments_json=object_raw(parsed), meta_json=meta(info))
 
 
-def id_and_name(state: LoadState, record: dict[str, object], path: str) -> tuple[str, str] | None:
-    """A call record's `id` and `name`, each a non-empty string; `None` after a problem."""
-    call_id, name = record.get("id"), record.get("name")
+def id_and_name(state: LoadState, record: dict[str, object], path: str, id_key: str = "id") -> tuple[str, str] | None:
+    """A call record's ID (under `id_key`) and `name`, each a non-empty string; `None` after
+    a problem."""
+    call_id, name = record.get(id_key), record.get("name")
     if type(call_id) is not str or not call_id:
-        state.problem(path + ".id", "Expected a non-empty `str`")
+        state.problem(f"{path}.{id_key}", "Expected a non-empty `str`")
         return None
     if type(name) is not str or not name:
         state.problem(path + ".name", "Expected a non-empty `str`")

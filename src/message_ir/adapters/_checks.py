@@ -22,6 +22,11 @@ from message_ir.adapters._load_state import Origins
 Rules = Callable[[Conversation, Origins], list[Diagnostic]]
 
 
+def no_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
+    """The rules of a format whose agent enforces none beyond the IR's own (pi, gemini-cli)."""
+    return []
+
+
 def checked(
     format: str, source: object, load: Callable[[object], tuple[Conversation, Origins]], rules: Rules
 ) -> tuple[Diagnostic, ...]:

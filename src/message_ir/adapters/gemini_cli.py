@@ -37,14 +37,13 @@ from message_ir import (
     AssistantBlock,
     AssistantMessage,
     ConstructionError,
-    Diagnostic,
     Message,
     TextBlock,
     ToolCall,
     ToolResultMessage,
     UserMessage,
 )
-from message_ir.adapters import _json, _load_state, _log, _writing, gemini
+from message_ir.adapters import _checks, _json, _load_state, _log, _writing, gemini
 from message_ir.adapters._build import meta_raw, object_raw
 from message_ir.adapters._calls import id_and_name
 from message_ir.adapters._conversation import Conversation
@@ -52,7 +51,7 @@ from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import Words, format_functions
 from message_ir.adapters._ids import any_id
 from message_ir.adapters._json import as_array, as_object, encode
-from message_ir.adapters._load_state import LoadState, Origins
+from message_ir.adapters._load_state import LoadState
 from message_ir.adapters._records import Info, build_record, format_info, split_record
 
 NAME: Final = "gemini_cli"
@@ -60,10 +59,6 @@ _RECORD_KEYS: Final = ("type", "content", "toolCalls")
 _USER_RECORD_KEYS: Final = ("type", "content")
 _CALL_KEYS: Final = ("id", "name", "args", "result")
 _FAILED: Final = ("error", "cancelled")
-
-
-def _no_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
-    return []
 
 
 # --- load ---------------------------------------------------------------------------------
@@ -396,7 +391,7 @@ _WORDS: Final = Words(
     "The recording as plain data, every record in its place.",
     "The IR's diagnostics of the recording and arguments that are not an object; never raises.",
 )
-_FUNCTIONS: Final = format_functions(NAME, _read, _dump, _no_rules, _WORDS, json_lines=False)
+_FUNCTIONS: Final = format_functions(NAME, _read, _dump, _checks.no_rules, _WORDS, json_lines=False)
 
 
 FORMAT: Final = Format(

@@ -40,6 +40,7 @@ from message_ir import (
 )
 from message_ir.adapters import _checks, _json, _load_state, _tools, _writing
 from message_ir.adapters._build import NO_META, object_raw
+from message_ir.adapters._calls import id_and_name
 from message_ir.adapters._conversation import Conversation, Instruction
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import Words, format_functions
@@ -254,13 +255,10 @@ def _text_block(state: LoadState, item: dict[str, object], path: str, tag: Tag) 
 
 def _call(state: LoadState, item: dict[str, object], path: str, tag: Tag) -> ToolCall | None:
     custom = item.get("type") == "custom_tool_call"
-    call_id, name = item.get("call_id"), item.get("name")
-    if type(call_id) is not str or not call_id:
-        state.problem(path + ".call_id", "Expected a non-empty `str`")
+    named = id_and_name(state, item, path, "call_id")
+    if named is None:
         return None
-    if type(name) is not str or not name:
-        state.problem(path + ".name", "Expected a non-empty `str`")
-        return None
+    call_id, name = named
     usual = _CUSTOM_KEYS if custom else _CALL_KEYS
     info = split_record(item, usual, usual)
     if custom:

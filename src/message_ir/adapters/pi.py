@@ -34,14 +34,13 @@ from message_ir import (
     AssistantBlock,
     AssistantMessage,
     ConstructionError,
-    Diagnostic,
     OpaqueBlock,
     TextBlock,
     ToolCall,
     ToolResultMessage,
     UserMessage,
 )
-from message_ir.adapters import _json, _load_state, _log, _writing
+from message_ir.adapters import _checks, _json, _load_state, _log, _writing
 from message_ir.adapters._build import meta_raw, object_raw
 from message_ir.adapters._calls import read_call, written_arguments
 from message_ir.adapters._conversation import Conversation
@@ -49,7 +48,7 @@ from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import Words, format_functions
 from message_ir.adapters._ids import any_id
 from message_ir.adapters._json import as_array, as_object
-from message_ir.adapters._load_state import LoadState, Origins
+from message_ir.adapters._load_state import LoadState
 from message_ir.adapters._records import Info, build_record, format_info, split_record
 
 NAME: Final = "pi"
@@ -61,10 +60,6 @@ _TEXT_KEYS: Final = ("type", "text")
 _CALL_KEYS: Final = ("type", "id", "name", "arguments")
 TEXT_SEPARATOR: Final = "\n"
 """How the text parts of a user message or a tool result are joined into the IR's `content`."""
-
-
-def _no_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
-    return []
 
 
 # --- load ---------------------------------------------------------------------------------
@@ -288,7 +283,7 @@ _WORDS: Final = Words(
         "`message_index` is the 0-based line."
     ),
 )
-_FUNCTIONS: Final = format_functions(NAME, _read, _dump, _no_rules, _WORDS, json_lines=True)
+_FUNCTIONS: Final = format_functions(NAME, _read, _dump, _checks.no_rules, _WORDS, json_lines=True)
 
 
 FORMAT: Final = Format(
