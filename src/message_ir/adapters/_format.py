@@ -40,22 +40,14 @@ class Recognize(NamedTuple):
 class Format(NamedTuple):
     """One format: its names, its functions, and what the shared code needs to know of it."""
 
-    name: str
-    """The format's name, as its module is named (`openai_chat`)."""
-    cli_name: str
-    """Its name on the command line (`openai-chat`)."""
-    description: str
-    """One line: what it reads (`message-ir formats` prints it)."""
     functions: Functions[object]
-    """Its `load`, `dump`, `dumps` and `check`."""
+    """Its name, its words, its `load`, `dump`, `dumps` and `check`."""
     id_rule: IdRule
     """The tool-call IDs it accepts (`convert` rewrites the others)."""
     recognize: Recognize
     payload: str = ""
     """For a session log: the provider format its lines hold (its `meta` entries and opaque
     blocks are the log's own); empty for a provider format, which holds its own."""
-    json_lines: bool = False
-    """Whether its files are JSON Lines (a session log), read line by line."""
     raw_arguments: str = ""
     """The key under which it keeps a call's arguments as sent when they are no JSON object."""
     refuses_empty_text: bool = False
@@ -71,6 +63,26 @@ class Format(NamedTuple):
     """Whether one record of it is one conversation (a dataset line `check-dataset` reads)."""
     fast_path: Callable[[bytes], bool] | None = None
     """A dataset line's fast check: `True` only when the careful one (`check`) finds nothing."""
+
+    @property
+    def name(self) -> str:
+        """The format's name, as its module is named (`openai_chat`)."""
+        return self.functions.name
+
+    @property
+    def cli_name(self) -> str:
+        """Its name on the command line (`openai-chat`)."""
+        return self.functions.name.replace("_", "-")
+
+    @property
+    def description(self) -> str:
+        """One line: what it reads (`message-ir formats` prints it)."""
+        return self.functions.words.description
+
+    @property
+    def json_lines(self) -> bool:
+        """Whether its files are JSON Lines (a session log), read line by line."""
+        return self.functions.json_lines
 
     @property
     def load(self) -> Callable[[Source], Conversation]:

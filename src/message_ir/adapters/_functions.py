@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Generic, NamedTuple, TypeVar
+from typing import Final, Generic, NamedTuple, TypeVar
 
 from message_ir import Diagnostic, Message
 from message_ir.adapters._checks import Rules, checked
@@ -25,8 +25,10 @@ Conversational = Conversation | tuple[Message, ...] | list[Message]
 
 
 class Words(NamedTuple):
-    """What a format's docstrings say of it."""
+    """What a format says of itself: its one-line description and its docstrings' words."""
 
+    description: str
+    """One line: what it reads (`message-ir formats` prints it)."""
     source: str
     """What `load` and `check` take, e.g. "JSON text, or the parsed list or request body"."""
     not_it: str
@@ -37,6 +39,34 @@ class Words(NamedTuple):
     """What `check` reports, the rest of its docstring."""
 
 
+_PROVIDER_SOURCE: Final = "JSON text, or the parsed list or request body"
+_LOG_SOURCE: Final = "JSON Lines text, or a list of the lines' values"
+
+
+def provider_words(description: str, not_it: str, refusing: str, messages_key: str, *, source: str = "") -> Words:
+    """The words of a provider's format: `refusing` says who refuses what `check` reports (e.g.
+    "OpenAI would answer with a 400"); `messages_key` is the request body's key of the messages."""
+    return Words(
+        description,
+        source or _PROVIDER_SOURCE,
+        not_it,
+        "The conversation as plain data, in the form it was loaded from (else a request body).",
+        f"Every problem {refusing}, and the IR's own; never raises.\n\nPaths and message indexes point into the "
+        f"source's `{messages_key}`.",
+    )
+
+
+def log_words(description: str, not_it: str, reported: str) -> Words:
+    """The words of a session log's format: `reported` says what `check` reports."""
+    return Words(
+        description,
+        _LOG_SOURCE,
+        not_it,
+        "The log's lines as plain data, each in its place.",
+        f"{reported}; never raises. `message_index` is the 0-based line.",
+    )
+
+
 Written_co = TypeVar("Written_co", covariant=True)
 
 
@@ -45,6 +75,12 @@ class Functions(Generic[Written_co]):
     """A format's `load`, `dump`, `dumps` and `check` (a dataclass: a generic `NamedTuple`
     needs Python 3.11)."""
 
+    name: str
+    """The format's name, as its module is named (`openai_chat`)."""
+    words: Words
+    """What it says of itself."""
+    json_lines: bool
+    """Whether its files are JSON Lines (a session log), read line by line."""
     load: Callable[[bytes | str | object], Conversation]
     dump: Callable[[Conversational], Written_co]
     dumps: Callable[[Conversational], bytes]
@@ -103,4 +139,4 @@ def format_functions(
     dump.__doc__ = words.dumped
     dumps.__doc__ = "`dump` as JSON Lines." if json_lines else "`dump` as compact JSON."
     check.__doc__ = words.checks
-    return Functions(load, dump, dumps, check)
+    return Functions(name, words, json_lines, load, dump, dumps, check)

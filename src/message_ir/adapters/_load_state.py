@@ -5,7 +5,7 @@ or a request body), and the readers every format shares (a role, text parts)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Final, NamedTuple
 
 import msgspec
@@ -16,6 +16,7 @@ from message_ir import (
     Diagnostic,
     FrozenJsonObject,
     Message,
+    ToolResultMessage,
     frozen_json_object,
     is_json_value,
 )
@@ -136,6 +137,25 @@ class LoadState:
         self.problem(path, "Not a JSON value by the IR's rule (exact builtins, finite numbers, UTF-8, depth)")
         return False
 
+    def readable(self, records: Sequence[object], prefix: str) -> Iterator[tuple[int, str, object]]:
+        """Each record of `records` that may be read (see `json_ok`), with its index and path
+        (`prefix[index]`), the state moved to it (`at`)."""
+        for index, value in enumerate(records):
+            self.at(index)
+            path = f"{prefix}[{index}]"
+            if self.json_ok(value, path):
+                yield index, path, value
+
+    def objects(self, records: Sequence[object], prefix: str, what: str) -> Iterator[tuple[str, dict[str, object]]]:
+        """Each readable record that is a JSON object, with its path; any other is a problem
+        ("Expected `what`, got ...")."""
+        for _, path, value in self.readable(records, prefix):
+            record = as_object(value)
+            if record is None:
+                self.problem(path, f"Expected {what}, got `{kind(value)}`")
+            else:
+                yield path, record
+
     def message_id(self, part: int = 0) -> str:
         """The made-up ID of the IR message `part` of the current source record (see `source_index`)."""
         return f"m{self.index}" if part == 0 else f"m{self.index}.{part}"
@@ -232,6 +252,27 @@ class LoadState:
                 )
             )
         return ir_id, name
+
+    def result(
+        self, call_id: str, tool_name: str, content: str, is_error: bool, meta_json: msgspec.Raw, part: int = 0
+    ) -> ToolResultMessage:
+        """The IR result message `part` of the current source record (its ID made up)."""
+        return ToolResultMessage(
+            id=self.message_id(part),
+            tool_call_id=call_id,
+            tool_name=tool_name,
+            content=content,
+            is_error=is_error,
+            meta_json=meta_json,
+        )
+
+    def answer(
+        self, source_id: str, name: str | None, content: str, is_error: bool, meta_json: msgspec.Raw, path: str
+    ) -> ToolResultMessage:
+        """The result message of the current source record answering the call `source_id` (see
+        `result_call`)."""
+        call_id, tool_name = self.result_call(len(self.messages), source_id, name, path)
+        return self.result(call_id, tool_name, content, is_error, meta_json)
 
     def bad_arguments(self, message_index: int, path: str, text: str) -> None:
         """Record arguments that are not a JSON object: a note now, a diagnostic in `check`."""

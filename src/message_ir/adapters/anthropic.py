@@ -25,37 +25,16 @@ from typing import Final
 
 import msgspec
 
-from message_ir import (
-    AssistantBlock,
-    AssistantMessage,
-    ConstructionError,
-    Diagnostic,
-    Message,
-    OpaqueBlock,
-    TextBlock,
-    ToolCall,
-    ToolResultMessage,
-    UserMessage,
-)
-from message_ir.adapters import _checks, _json, _load_state, _tools, _writing
-from message_ir.adapters._build import meta_raw, object_raw
-from message_ir.adapters._calls import read_call, written_arguments
+import message_ir as ir
+from message_ir.adapters import _checks, _json, _load_state, _records, _tools, _writing
+from message_ir.adapters._build import meta_raw
+from message_ir.adapters._calls import BlockShape, read_block, written_arguments
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
-from message_ir.adapters._functions import Words, format_functions
+from message_ir.adapters._functions import format_functions, provider_words
 from message_ir.adapters._ids import WORD, IdRule
 from message_ir.adapters._json import as_array, as_object, freeze_info
 from message_ir.adapters._load_state import LoadState, Origins
-from message_ir.adapters._records import (
-    Info,
-    build_record,
-    format_info,
-    frozen_info,
-    has_key,
-    make_meta,
-    source_path,
-    split_record,
-)
 from message_ir.adapters._tools import ToolDeclaration, ToolReader
 
 NAME: Final = "anthropic"
@@ -64,6 +43,7 @@ ID_RULE: Final = IdRule(64, WORD, "Anthropic accepts `^[a-zA-Z0-9_-]+$`, at most
 _MESSAGE_KEYS: Final = ("role", "content")
 _TEXT_KEYS: Final = ("type", "text")
 _USE_KEYS: Final = ("type", "id", "name", "input")
+_BLOCKS: Final = BlockShape(NAME, _TEXT_KEYS, "tool_use", _USE_KEYS, "input")
 _RESULT_KEYS: Final = ("type", "tool_use_id", "content")
 _RESULT_KNOWN: Final = ("type", "tool_use_id", "content", "is_error")
 TEXT_SEPARATOR: Final = "\n"
@@ -90,15 +70,7 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
     records, prefix = _load_state.message_list(state, source, "messages", ("system",), tools=_TOOLS)
     if state.body is not None and "system" in state.body and state.json_ok(state.body["system"], "$.system"):
         _system(state, state.body["system"])
-    for index, item in enumerate(records):
-        state.at(index)
-        path = source_path(prefix, index)
-        if not state.json_ok(item, path):
-            continue
-        record = as_object(item)
-        if record is None:
-            state.problem(path, f"Expected a message object, got `{_json.kind(item)}`")
-            continue
+    for path, record in state.objects(records, prefix, "a message object"):
         read_message(state, record, path)
     return state
 
@@ -114,11 +86,11 @@ def read_message(state: LoadState, record: dict[str, object], path: str) -> None
             _assistant(state, record, path)
         else:
             _load_state.role_problem(state, record, path, ("user", "assistant"))
-    except ConstructionError as error:  # a parsed value the IR cannot hold (NaN, a lone surrogate)
+    except ir.ConstructionError as error:  # a parsed value the IR cannot hold (NaN, a lone surrogate)
         state.problem(path, error.problem)
 
 
-def _meta(info: Info) -> msgspec.Raw:
+def _meta(info: _records.Info) -> msgspec.Raw:
     return meta_raw(NAME, info)
 
 
@@ -160,18 +132,18 @@ def _system(state: LoadState, system: object) -> None:
         return
     blocks = _blocks(state, system, "$.system")
     if blocks is not None:
-        meta = make_meta(NAME, {"content": list[object](blocks)})
+        meta = _records.make_meta(NAME, {"content": list[object](blocks)})
         assert meta is not None
         state.instruction("system", blocks_text(list[object](blocks)), "$.system", freeze_info(meta))
 
 
 def _user(state: LoadState, record: dict[str, object], path: str) -> None:
-    info = split_record(record, _MESSAGE_KEYS, _MESSAGE_KEYS)
+    info = _records.split_record(record, _MESSAGE_KEYS, _MESSAGE_KEYS)
     info["first"] = True
     content = record.get("content")
     if type(content) is str:
         info["string"] = True
-        state.add(UserMessage(id=state.message_id(), content=content, meta_json=_meta(info)), path)
+        state.add(ir.UserMessage(id=state.message_id(), content=content, meta_json=_meta(info)), path)
         return
     blocks = _blocks(state, content, path + ".content")
     if blocks is None:
@@ -184,8 +156,8 @@ def _user(state: LoadState, record: dict[str, object], path: str) -> None:
         nonlocal part, run, info
         if not run:
             return
-        run_info: Info = {**info, "blocks": run}
-        message = UserMessage(id=state.message_id(part), content=blocks_text(run), meta_json=_meta(run_info))
+        run_info: _records.Info = {**info, "blocks": run}
+        message = ir.UserMessage(id=state.message_id(part), content=blocks_text(run), meta_json=_meta(run_info))
         state.add(message, f"{path}.content[{run_start}]")
         part, run, info = part + 1, [], {}
 
@@ -205,16 +177,18 @@ def _user(state: LoadState, record: dict[str, object], path: str) -> None:
     flush()
     if part == 0:  # an empty list of blocks: one empty user message keeps its place
         info["blocks"] = []
-        state.add(UserMessage(id=state.message_id(), content="", meta_json=_meta(info)), path + ".content")
+        state.add(ir.UserMessage(id=state.message_id(), content="", meta_json=_meta(info)), path + ".content")
 
 
-def _result(state: LoadState, block: dict[str, object], path: str, info: Info, part: int) -> ToolResultMessage | None:
+def _result(
+    state: LoadState, block: dict[str, object], path: str, info: _records.Info, part: int
+) -> ir.ToolResultMessage | None:
     call_id = block.get("tool_use_id")
     if type(call_id) is not str or not call_id:
         state.problem(path + ".tool_use_id", "Expected a non-empty `str`")
         return None
     content = block.get("content", "")
-    block_info = split_record(block, _RESULT_KNOWN, _RESULT_KEYS)
+    block_info = _records.split_record(block, _RESULT_KNOWN, _RESULT_KEYS)
     if type(content) is str:
         text = content
     else:
@@ -230,26 +204,18 @@ def _result(state: LoadState, block: dict[str, object], path: str, info: Info, p
         state.problem(path + ".is_error", f"Expected `bool`, got `{_json.kind(is_error)}`")
         return None
     ir_call_id, name = state.result_call(len(state.messages), call_id, None, path)
-    meta_info: Info = {**info, "block": block_info}
-    return ToolResultMessage(
-        id=state.message_id(part),
-        tool_call_id=ir_call_id,
-        tool_name=name,
-        content=text,
-        is_error=is_error,
-        meta_json=_meta(meta_info),
-    )
+    return state.result(ir_call_id, name, text, is_error, _meta({**info, "block": block_info}), part)
 
 
 def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
-    info = split_record(record, _MESSAGE_KEYS, _MESSAGE_KEYS)
+    info = _records.split_record(record, _MESSAGE_KEYS, _MESSAGE_KEYS)
     content = record.get("content")
-    ir_blocks: list[AssistantBlock] = []
+    ir_blocks: list[ir.AssistantBlock] = []
     block_paths: list[str] = []
     message_index = len(state.messages)
     if type(content) is str:
         info["string"] = True
-        ir_blocks.append(TextBlock(text=content))
+        ir_blocks.append(ir.TextBlock(text=content))
         block_paths.append(path + ".content")
     else:
         blocks = _blocks(state, content, path + ".content")
@@ -257,23 +223,14 @@ def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
             return
         for number, block in enumerate(blocks):
             block_path = f"{path}.content[{number}]"
-            block_type = block["type"]
-            if block_type == "text":
-                text = block["text"]
-                assert type(text) is str  # checked by _blocks
-                ir_blocks.append(TextBlock(text=text, meta_json=_meta(split_record(block, _TEXT_KEYS, _TEXT_KEYS))))
-            elif block_type == "tool_use":
-                call = read_call(state, message_index, block, block_path, _USE_KEYS, "input", _meta)
-                if call is None:
-                    return
-                ir_blocks.append(call)
-            else:
-                assert type(block_type) is str
-                ir_blocks.append(OpaqueBlock(format=NAME, kind=block_type, data_json=object_raw(block)))
+            ir_block = read_block(state, message_index, block, block_path, _BLOCKS, _meta)
+            if ir_block is None:
+                return
+            ir_blocks.append(ir_block)
             block_paths.append(block_path)
     if not info and type(content) is not str:
         info["list"] = True  # without it, a lone text block would be written back as a string
-    message = AssistantMessage(id=state.message_id(), content=tuple(ir_blocks), meta_json=_meta(info))
+    message = ir.AssistantMessage(id=state.message_id(), content=tuple(ir_blocks), meta_json=_meta(info))
     state.add(message, path, block_paths)
 
 
@@ -289,11 +246,11 @@ def _dump(conversation: Conversation) -> object:
     return _writing.container(conversation, NAME, "messages", records, others)
 
 
-def render_messages(messages: Sequence[Message], restore: dict[str, str]) -> list[object]:
+def render_messages(messages: Sequence[ir.Message], restore: dict[str, str]) -> list[object]:
     """The Anthropic message objects of IR messages (consecutive user-side messages joined
     as they were loaded); `restore` maps renamed call IDs back, filled as calls are met."""
     records: list[object] = []
-    open_record: tuple[Info, list[object], list[UserMessage | ToolResultMessage]] | None = None
+    open_record: tuple[_records.Info, list[object], list[ir.UserMessage | ir.ToolResultMessage]] | None = None
 
     def close() -> None:
         nonlocal open_record
@@ -302,17 +259,17 @@ def render_messages(messages: Sequence[Message], restore: dict[str, str]) -> lis
             open_record = None
 
     for message in messages:
-        if type(message) is AssistantMessage:
+        if type(message) is ir.AssistantMessage:
             close()
             records.append(_dump_assistant(message, restore))
             continue
-        assert type(message) is UserMessage or type(message) is ToolResultMessage
-        info = format_info(message.meta_json, NAME)
+        assert type(message) is ir.UserMessage or type(message) is ir.ToolResultMessage
+        info = _records.format_info(message.meta_json, NAME)
         if info.get("first") is True or open_record is None:
             close()
             open_record = (info, [], [])
         open_record[2].append(message)
-        if type(message) is ToolResultMessage:
+        if type(message) is ir.ToolResultMessage:
             open_record[1].append(_dump_result(message, info, restore))
         else:
             blocks = as_array(info.get("blocks"))
@@ -324,15 +281,17 @@ def render_messages(messages: Sequence[Message], restore: dict[str, str]) -> lis
     return records
 
 
-def _user_record(info: Info, blocks: list[object], parts: list[UserMessage | ToolResultMessage]) -> dict[str, object]:
+def _user_record(
+    info: _records.Info, blocks: list[object], parts: list[ir.UserMessage | ir.ToolResultMessage]
+) -> dict[str, object]:
     content: object = blocks
     plain = info.get("string") is True or not info  # loaded as a string, or new
-    if plain and len(parts) == 1 and type(parts[0]) is UserMessage:
+    if plain and len(parts) == 1 and type(parts[0]) is ir.UserMessage:
         content = parts[0].content
-    return build_record(info, _MESSAGE_KEYS, {"role": "user", "content": content})
+    return _records.build_record(info, _MESSAGE_KEYS, {"role": "user", "content": content})
 
 
-def _dump_result(message: ToolResultMessage, info: Info, restore: dict[str, str]) -> dict[str, object]:
+def _dump_result(message: ir.ToolResultMessage, info: _records.Info, restore: dict[str, str]) -> dict[str, object]:
     block_info = as_object(info.get("block")) or {}
     parts = as_array(block_info.get("content"))
     values: dict[str, object] = {
@@ -343,38 +302,40 @@ def _dump_result(message: ToolResultMessage, info: Info, restore: dict[str, str]
         values["content"] = parts
     elif not (block_info.get("no_content") is True and message.content == ""):
         values["content"] = message.content
-    if message.is_error or has_key(block_info, "is_error", usual=False):
+    if message.is_error or _records.has_key(block_info, "is_error", usual=False):
         values["is_error"] = message.is_error
-    return build_record(block_info, _RESULT_KEYS, values)
+    return _records.build_record(block_info, _RESULT_KEYS, values)
 
 
-def _dump_assistant(message: AssistantMessage, restore: dict[str, str]) -> dict[str, object]:
-    info = format_info(message.meta_json, NAME)
+def _dump_assistant(message: ir.AssistantMessage, restore: dict[str, str]) -> dict[str, object]:
+    info = _records.format_info(message.meta_json, NAME)
     blocks: list[object] = []
     for block in message.content:
-        if type(block) is TextBlock:
+        if type(block) is ir.TextBlock:
             blocks.append(
-                build_record(format_info(block.meta_json, NAME), _TEXT_KEYS, {"type": "text", "text": block.text})
+                _records.build_record(
+                    _records.format_info(block.meta_json, NAME), _TEXT_KEYS, {"type": "text", "text": block.text}
+                )
             )
-        elif type(block) is OpaqueBlock:
+        elif type(block) is ir.OpaqueBlock:
             if block.format == NAME:
                 blocks.append(block.data.thaw())
-        elif type(block) is ToolCall:
+        elif type(block) is ir.ToolCall:
             blocks.append(_dump_call(block, restore))
     content: object = blocks
     only = message.content[0] if len(message.content) == 1 else None
     plain = info.get("string") is True or not info  # loaded as a string, or new
-    if plain and type(only) is TextBlock and not only.meta_json:
+    if plain and type(only) is ir.TextBlock and not only.meta_json:
         content = only.text
-    return build_record(info, _MESSAGE_KEYS, {"role": "assistant", "content": content})
+    return _records.build_record(info, _MESSAGE_KEYS, {"role": "assistant", "content": content})
 
 
-def _dump_call(call: ToolCall, restore: dict[str, str]) -> dict[str, object]:
-    info = format_info(call.meta_json, NAME)
+def _dump_call(call: ir.ToolCall, restore: dict[str, str]) -> dict[str, object]:
+    info = _records.format_info(call.meta_json, NAME)
     call_id = _writing.written_call_id(info, call.id, restore)
     values: dict[str, object] = {"type": "tool_use", "id": call_id, "name": call.name}
     written_arguments(info, "input", call, values)
-    return build_record(info, _USE_KEYS, values)
+    return _records.build_record(info, _USE_KEYS, values)
 
 
 def _dump_system(conversation: Conversation) -> object:
@@ -383,7 +344,7 @@ def _dump_system(conversation: Conversation) -> object:
         return None
     if len(conversation.instructions) == 1:
         entry = conversation.instructions[0]
-        blocks = as_array(frozen_info(entry.meta, NAME).get("content"))
+        blocks = as_array(_records.frozen_info(entry.meta, NAME).get("content"))
         if blocks is not None and blocks_text(blocks) == entry.text:
             return blocks
         return entry.text
@@ -393,7 +354,7 @@ def _dump_system(conversation: Conversation) -> object:
 # --- provider rules -----------------------------------------------------------------------
 
 
-def provider_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
+def provider_rules(conversation: Conversation, origins: Origins) -> list[ir.Diagnostic]:
     """Anthropic's rules beyond the IR's, on the merged turns."""
     found = _checks.id_rule_problems(origins, ID_RULE)
     found.extend(_checks.adjacency(conversation, origins, merge_turns=True))
@@ -401,21 +362,21 @@ def provider_rules(conversation: Conversation, origins: Origins) -> list[Diagnos
     return found
 
 
-def _results_first(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
+def _results_first(conversation: Conversation, origins: Origins) -> list[ir.Diagnostic]:
     """`RESULT_NOT_FIRST` for a `tool_result` after other content in its (merged) user turn."""
-    found: list[Diagnostic] = []
+    found: list[ir.Diagnostic] = []
     other_content = False
     for item in origins.items:
         if item.message_index is None:
             continue
         message = conversation.messages[item.message_index]
-        if type(message) is AssistantMessage:
+        if type(message) is ir.AssistantMessage:
             other_content = False
-        elif type(message) is UserMessage:
+        elif type(message) is ir.UserMessage:
             other_content = True
-        elif other_content and type(message) is ToolResultMessage:
+        elif other_content and type(message) is ir.ToolResultMessage:
             found.append(
-                Diagnostic(
+                ir.Diagnostic(
                     "RESULT_NOT_FIRST",
                     item.source_index,
                     item.path,
@@ -429,23 +390,17 @@ def _recognizes_body(body: dict[str, object]) -> bool:
     return as_array(body.get("messages")) is not None and ("system" in body or "max_tokens" in body)
 
 
-_WORDS: Final = Words(
-    "JSON text, or the parsed list or request body",
+_WORDS: Final = provider_words(
+    "Anthropic Messages `messages` (a list, or a request body with `system`)",
     "Anthropic Messages data",
-    "The conversation as plain data, in the form it was loaded from (else a request body).",
-    (
-        "Every problem Anthropic would answer with a 400, and the IR's own; never raises.\n\nPaths and "
-        "message indexes point into the source's `messages`."
-    ),
+    "Anthropic would answer with a 400",
+    "messages",
 )
 _FUNCTIONS: Final = format_functions(NAME, _read, _dump, provider_rules, _WORDS, json_lines=False)
 
 
 FORMAT: Final = Format(
-    name=NAME,
-    cli_name="anthropic",
-    description="Anthropic Messages `messages` (a list, or a request body with `system`)",
-    functions=_FUNCTIONS,
+    _FUNCTIONS,
     id_rule=ID_RULE,
     recognize=Recognize(
         body=_recognizes_body,

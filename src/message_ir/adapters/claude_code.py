@@ -23,15 +23,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from message_ir import AssistantBlock, AssistantMessage
-from message_ir.adapters import _json, _log, anthropic
+import message_ir as ir
+from message_ir.adapters import _json, _log, _records, anthropic
 from message_ir.adapters._build import NO_META, object_raw
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
-from message_ir.adapters._functions import Words, format_functions
+from message_ir.adapters._functions import format_functions, log_words
 from message_ir.adapters._json import as_array, as_object
 from message_ir.adapters._load_state import LoadState
-from message_ir.adapters._records import Info, format_info
 
 NAME: Final = "claude_code"
 _PAYLOAD: Final = "message"
@@ -74,34 +73,34 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
             continue  # a problem was reported
         line_envelope = _log.envelope(line, _PAYLOAD)
         last = state.messages[-1]
-        if type(last) is AssistantMessage and type(message_id) is str:
+        if type(last) is ir.AssistantMessage and type(message_id) is str:
             into = assistants.get(message_id)
             if into is not None:
                 _fold(state, into, last, number, line_envelope)
                 continue
             assistants[message_id] = start
-        first: Info = {"blocks": len(last.content)} if type(last) is AssistantMessage else {}
+        first: _records.Info = {"blocks": len(last.content)} if type(last) is ir.AssistantMessage else {}
         _log.mark(state, start, NAME, number, line_envelope, first)
     state.container_meta = _log.kept_meta(state, kept)
     return state
 
 
-def _fold(state: LoadState, into: int, part: AssistantMessage, line: int, line_envelope: dict[str, object]) -> None:
+def _fold(state: LoadState, into: int, part: ir.AssistantMessage, line: int, line_envelope: dict[str, object]) -> None:
     """Join the assistant message just read from `line` onto message `into` (same `message.id`)."""
     first = state.messages[into]
-    assert type(first) is AssistantMessage
-    info = format_info(first.meta_json, NAME)
+    assert type(first) is ir.AssistantMessage
+    info = _records.format_info(first.meta_json, NAME)
     more = list(as_array(info.get("more")) or [])
     more.append(
         {
             "line": line,
             "envelope": line_envelope,
-            "anthropic": format_info(part.meta_json, anthropic.NAME),
+            "anthropic": _records.format_info(part.meta_json, anthropic.NAME),
             "blocks": len(part.content),
         }
     )
     info["more"] = more
-    joined = AssistantMessage(id=first.id, content=first.content + part.content, meta_json=first.meta_json)
+    joined = ir.AssistantMessage(id=first.id, content=first.content + part.content, meta_json=first.meta_json)
     state.fold_last(into, joined)
     state.messages[into] = _log.with_info(state, f"$[{line}]", joined, NAME, info)
 
@@ -121,14 +120,14 @@ def _dump(conversation: Conversation) -> list[object]:
         line, line_envelope = _log.line_of(message, NAME)
         group = [message]
         index += 1
-        if type(message) is not AssistantMessage and line is not None:
-            while index < len(messages) and type(messages[index]) is not AssistantMessage:
+        if type(message) is not ir.AssistantMessage and line is not None:
+            while index < len(messages) and type(messages[index]) is not ir.AssistantMessage:
                 next_line, next_envelope = _log.line_of(messages[index], NAME)
                 if next_line != line or next_envelope is not None:
                     break
                 group.append(messages[index])
                 index += 1
-        if type(message) is AssistantMessage:
+        if type(message) is ir.AssistantMessage:
             lines = _assistant_lines(message, line, line_envelope, previous, restore)
         else:
             payload = anthropic.render_messages(group, restore)[0]
@@ -145,7 +144,7 @@ def _dump(conversation: Conversation) -> list[object]:
 
 
 def _assistant_lines(
-    message: AssistantMessage,
+    message: ir.AssistantMessage,
     line: int | None,
     line_envelope: dict[str, object] | None,
     previous: dict[str, object] | None,
@@ -153,13 +152,18 @@ def _assistant_lines(
 ) -> _log.Lines:
     """The lines of one assistant message: its blocks split over the lines they came from
     (what is left over goes to the last line)."""
-    info = format_info(message.meta_json, NAME)
+    info = _records.format_info(message.meta_json, NAME)
     if line_envelope is None:
         line, line_envelope = None, _new_envelope(previous, "assistant", message.id)
-    parts: list[tuple[int | None, dict[str, object], Info, int]] = []
+    parts: list[tuple[int | None, dict[str, object], _records.Info, int]] = []
     count = info.get("blocks")
     parts.append(
-        (line, line_envelope, format_info(message.meta_json, anthropic.NAME), count if type(count) is int else 0)
+        (
+            line,
+            line_envelope,
+            _records.format_info(message.meta_json, anthropic.NAME),
+            count if type(count) is int else 0,
+        )
     )
     for item in as_array(info.get("more")) or []:
         entry = as_object(item) or {}
@@ -171,10 +175,10 @@ def _assistant_lines(
     start = 0
     for number, (part_line, part_envelope, part_info, count) in enumerate(parts):
         end = len(message.content) if number == len(parts) - 1 else min(start + count, len(message.content))
-        blocks: Sequence[AssistantBlock] = message.content[start:end]
+        blocks: Sequence[ir.AssistantBlock] = message.content[start:end]
         start = end
         meta = object_raw({anthropic.NAME: part_info}) if part_info else NO_META
-        part = AssistantMessage(id=message.id, content=tuple(blocks), meta_json=meta)
+        part = ir.AssistantMessage(id=message.id, content=tuple(blocks), meta_json=meta)
         payload = anthropic.render_messages([part], restore)[0]
         lines.append((part_line, _log.filled(part_envelope, _PAYLOAD, payload)))
     return lines
@@ -215,27 +219,19 @@ def _recognizes_line(line: dict[str, object]) -> bool:
     )
 
 
-_WORDS: Final = Words(
-    "JSON Lines text, or a list of the lines' values",
+_WORDS: Final = log_words(
+    "Claude Code session logs (JSON Lines from ~/.claude/projects)",
     "a Claude Code log",
-    "The log's lines as plain data, each in its place (see the module's docstring).",
-    (
-        "Every problem Anthropic would answer with a 400 on resuming this session, and the IR's own; never "
-        "raises. `message_index` is the 0-based line."
-    ),
+    "Every problem Anthropic would answer with a 400 on resuming this session, and the IR's own",
 )
 _FUNCTIONS: Final = format_functions(NAME, _read, _dump, anthropic.provider_rules, _WORDS, json_lines=True)
 
 
 FORMAT: Final = Format(
-    name=NAME,
-    cli_name="claude-code",
-    description="Claude Code session logs (JSON Lines from ~/.claude/projects)",
-    functions=_FUNCTIONS,
+    _FUNCTIONS,
     id_rule=anthropic.FORMAT.id_rule,  # a Claude Code log holds Anthropic messages
     recognize=Recognize(line=_recognizes_line),
     payload=anthropic.NAME,
-    json_lines=True,
     keeps_instructions=False,
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""

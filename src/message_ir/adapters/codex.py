@@ -19,14 +19,13 @@ from __future__ import annotations
 
 from typing import Final
 
-from message_ir import Message
-from message_ir.adapters import _log, _writing, openai_responses
+import message_ir as ir
+from message_ir.adapters import _log, _records, _writing, openai_responses
 from message_ir.adapters._conversation import Conversation, Instruction
 from message_ir.adapters._format import Format, Recognize
-from message_ir.adapters._functions import Words, format_functions
+from message_ir.adapters._functions import format_functions, log_words
 from message_ir.adapters._json import as_object
 from message_ir.adapters._load_state import LoadState
-from message_ir.adapters._records import Info, format_info, frozen_info
 
 NAME: Final = "codex"
 _PAYLOAD: Final = "payload"
@@ -54,7 +53,7 @@ def _dump(conversation: Conversation) -> list[object]:
     renderer = openai_responses.Renderer()
     previous: dict[str, object] | None = None
 
-    def write(items: list[tuple[dict[str, object], Info]]) -> None:
+    def write(items: list[tuple[dict[str, object], _records.Info]]) -> None:
         nonlocal previous
         lines: _log.Lines = []
         for item, info in items:
@@ -68,11 +67,11 @@ def _dump(conversation: Conversation) -> list[object]:
             lines.append((line, written))
         placement.add(lines)
 
-    def message(entry: Message) -> None:
-        write([(item, format_info(meta, NAME)) for item, meta in renderer.message(entry)])
+    def message(entry: ir.Message) -> None:
+        write([(item, _records.format_info(meta, NAME)) for item, meta in renderer.message(entry)])
 
     def instruction(entry: Instruction) -> None:
-        write([(renderer.instruction(entry), frozen_info(entry.meta, NAME))])
+        write([(renderer.instruction(entry), _records.frozen_info(entry.meta, NAME))])
 
     _writing.interleave(conversation, message, instruction)
     return placement.lines(_log.kept_lines(conversation.meta, NAME) if own else [])
@@ -85,27 +84,19 @@ def _recognizes_line(line: dict[str, object]) -> bool:
     return line.get("type") in _LINE_TYPES and "payload" in line and "timestamp" in line
 
 
-_WORDS: Final = Words(
-    "JSON Lines text, or a list of the lines' values",
+_WORDS: Final = log_words(
+    "Codex rollout logs (JSON Lines from ~/.codex/sessions)",
     "a Codex rollout",
-    "The rollout's lines as plain data, each in its place.",
-    (
-        "Every problem the Responses API would refuse on resuming this rollout, and the IR's own; never "
-        "raises. `message_index` is the 0-based line."
-    ),
+    "Every problem the Responses API would refuse on resuming this rollout, and the IR's own",
 )
 _FUNCTIONS: Final = format_functions(NAME, _read, _dump, openai_responses.provider_rules, _WORDS, json_lines=True)
 
 
 FORMAT: Final = Format(
-    name=NAME,
-    cli_name="codex",
-    description="Codex rollout logs (JSON Lines from ~/.codex/sessions)",
-    functions=_FUNCTIONS,
+    _FUNCTIONS,
     id_rule=openai_responses.FORMAT.id_rule,  # a Codex rollout holds Responses items
     recognize=Recognize(line=_recognizes_line),
     payload=openai_responses.NAME,
-    json_lines=True,
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 

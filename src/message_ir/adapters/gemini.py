@@ -37,27 +37,16 @@ from typing import Final
 
 import msgspec
 
-from message_ir import (
-    AssistantBlock,
-    AssistantMessage,
-    ConstructionError,
-    Diagnostic,
-    Message,
-    OpaqueBlock,
-    TextBlock,
-    ToolCall,
-    ToolResultMessage,
-    UserMessage,
-)
-from message_ir.adapters import _checks, _json, _load_state, _tools, _writing
+import message_ir as ir
+from message_ir.adapters import _checks, _json, _load_state, _records, _tools, _writing
 from message_ir.adapters._build import meta_raw, object_raw
+from message_ir.adapters._calls import ir_call_id
 from message_ir.adapters._conversation import Conversation, Note
 from message_ir.adapters._format import Format, Recognize
-from message_ir.adapters._functions import Words, format_functions
+from message_ir.adapters._functions import format_functions, provider_words
 from message_ir.adapters._ids import any_id
 from message_ir.adapters._json import as_array, as_object, encode, freeze_info
 from message_ir.adapters._load_state import LoadState, Origins
-from message_ir.adapters._records import Info, build_record, format_info, frozen_info, make_meta, split_record
 from message_ir.adapters._tools import ToolDeclaration, ToolReader
 
 NAME: Final = "gemini"
@@ -151,7 +140,7 @@ class Pairing:
 
 def read_call(
     state: LoadState, pairing: Pairing, message_index: int, part: dict[str, object], path: str, number: int
-) -> ToolCall | None:
+) -> ir.ToolCall | None:
     """The `ToolCall` of the `functionCall` part `number` of a content, at `path`."""
     key = field(part, _CALL)
     assert key is not None
@@ -168,7 +157,7 @@ def read_call(
         state.problem(call_path + ".id", "Expected a non-empty `str`")
         return None
     info = _part_info(part, key)
-    call_info = split_record(call, _CALL_KEYS, _CALL_KEYS)
+    call_info = _records.split_record(call, _CALL_KEYS, _CALL_KEYS)
     if "args" in call:
         parsed = as_object(call["args"])
         if parsed is None:
@@ -182,18 +171,21 @@ def read_call(
         call_info["no_id"] = True
         ir_id = pairing.made_up(state, message_index, name, call_path, number)
     else:
-        ir_id = state.call_id(message_index, call_id, name, call_path + ".id")
-        if ir_id != call_id:
-            call_info["id"] = call_id
-            call_info["as"] = ir_id
+        ir_id = ir_call_id(state, message_index, call_id, name, call_path + ".id", call_info)
     if call_info:
         info["call"] = call_info
-    return ToolCall(id=ir_id, name=name, arguments_json=object_raw(parsed), meta_json=_meta(info))
+    return ir.ToolCall(id=ir_id, name=name, arguments_json=object_raw(parsed), meta_json=_meta(info))
 
 
 def read_response(
-    state: LoadState, pairing: Pairing, part: dict[str, object], path: str, number: int, message_id: str, info: Info
-) -> ToolResultMessage | None:
+    state: LoadState,
+    pairing: Pairing,
+    part: dict[str, object],
+    path: str,
+    number: int,
+    message_id: str,
+    info: _records.Info,
+) -> ir.ToolResultMessage | None:
     """The `ToolResultMessage` of the `functionResponse` part `number` of the current
     content, at `path`; `info` (what the content keeps) goes in its `meta` too."""
     key = field(part, _RESPONSE)
@@ -216,7 +208,7 @@ def read_response(
         return None
     text, is_error, exact = response_text(body)
     info = {**info, "part": _part_info(part, key)}
-    response_info = split_record(response, _RESPONSE_KEYS, _RESPONSE_KEYS)
+    response_info = _records.split_record(response, _RESPONSE_KEYS, _RESPONSE_KEYS)
     if not exact:
         response_info["response"] = body
     if "response" not in response:
@@ -232,7 +224,7 @@ def read_response(
         ir_call_id, tool_name = state.result_call(message_index, call_id, name, response_path)
     if response_info:
         info["response"] = response_info
-    return ToolResultMessage(
+    return ir.ToolResultMessage(
         id=message_id,
         tool_call_id=ir_call_id,
         tool_name=tool_name,
@@ -242,15 +234,15 @@ def read_response(
     )
 
 
-def _part_info(part: dict[str, object], key: str) -> Info:
+def _part_info(part: dict[str, object], key: str) -> _records.Info:
     """What a call or response part keeps besides its call: its other fields, its spelling."""
-    info = split_record(part, (key,), (key,))
+    info = _records.split_record(part, (key,), (key,))
     if key != _CALL[0] and key != _RESPONSE[0]:
         info["snake"] = True
     return info
 
 
-def _meta(info: Info) -> msgspec.Raw:
+def _meta(info: _records.Info) -> msgspec.Raw:
     return meta_raw(NAME, info)
 
 
@@ -285,9 +277,9 @@ def read_parts(state: LoadState, value: object, path: str, *, outside: bool = Fa
 
 def read_model_parts(
     state: LoadState, pairing: Pairing, parts: list[dict[str, object]], path: str
-) -> tuple[list[AssistantBlock], list[str]] | None:
+) -> tuple[list[ir.AssistantBlock], list[str]] | None:
     """The assistant blocks of a model content's parts (at `path`), and each block's path."""
-    blocks: list[AssistantBlock] = []
+    blocks: list[ir.AssistantBlock] = []
     paths: list[str] = []
     message_index = len(state.messages)
     for number, part in enumerate(parts):
@@ -300,34 +292,36 @@ def read_model_parts(
         elif type(part.get("text")) is str and part.get("thought") is not True:
             text = part["text"]
             assert type(text) is str
-            blocks.append(TextBlock(text=text, meta_json=_meta(split_record(part, _TEXT_KEYS, _TEXT_KEYS))))
+            blocks.append(ir.TextBlock(text=text, meta_json=_meta(_records.split_record(part, _TEXT_KEYS, _TEXT_KEYS))))
         else:
             kind = (
                 "thought"
                 if part.get("thought") is True
                 else next((name for name in part if name not in _SIGNATURES), "part")
             )
-            blocks.append(OpaqueBlock(format=NAME, kind=kind, data_json=object_raw(part)))
+            blocks.append(ir.OpaqueBlock(format=NAME, kind=kind, data_json=object_raw(part)))
         paths.append(part_path)
     return blocks, paths
 
 
-def written_model_parts(blocks: Sequence[AssistantBlock], restore: dict[str, str]) -> list[object]:
+def written_model_parts(blocks: Sequence[ir.AssistantBlock], restore: dict[str, str]) -> list[object]:
     """The parts of a model content for an IR assistant message's blocks (renamed IDs restored)."""
     parts: list[object] = []
     for block in blocks:
-        if type(block) is TextBlock:
-            parts.append(build_record(format_info(block.meta_json, NAME), _TEXT_KEYS, {"text": block.text}))
-        elif type(block) is OpaqueBlock:
+        if type(block) is ir.TextBlock:
+            parts.append(
+                _records.build_record(_records.format_info(block.meta_json, NAME), _TEXT_KEYS, {"text": block.text})
+            )
+        elif type(block) is ir.OpaqueBlock:
             if block.format == NAME:
                 parts.append(block.data.thaw())
-        elif type(block) is ToolCall:
+        elif type(block) is ir.ToolCall:
             parts.append(_written_call(block, restore))
     return parts
 
 
-def _written_call(call: ToolCall, restore: dict[str, str]) -> dict[str, object]:
-    info = format_info(call.meta_json, NAME)
+def _written_call(call: ir.ToolCall, restore: dict[str, str]) -> dict[str, object]:
+    info = _records.format_info(call.meta_json, NAME)
     call_info = as_object(info.get("call")) or {}
     values: dict[str, object] = {}
     if call_info.get("no_id") is not True:
@@ -339,10 +333,10 @@ def _written_call(call: ToolCall, restore: dict[str, str]) -> dict[str, object]:
     if not (call_info.get("no_args") is True and arguments == {}):
         values["args"] = arguments
     key = _CALL[1] if info.get("snake") is True else _CALL[0]
-    return build_record(info, (key,), {key: build_record(call_info, _CALL_KEYS, values)})
+    return _records.build_record(info, (key,), {key: _records.build_record(call_info, _CALL_KEYS, values)})
 
 
-def written_response(message: ToolResultMessage, info: Info, restore: dict[str, str]) -> dict[str, object]:
+def written_response(message: ir.ToolResultMessage, info: _records.Info, restore: dict[str, str]) -> dict[str, object]:
     """The `functionResponse` part of an IR result (`info`: what its format kept)."""
     response_info = as_object(info.get("response")) or {}
     values: dict[str, object] = {}
@@ -358,7 +352,7 @@ def written_response(message: ToolResultMessage, info: Info, restore: dict[str, 
         values["response"] = response_value(message.content, message.is_error)
     part_info = as_object(info.get("part")) or {}
     key = _RESPONSE[1] if part_info.get("snake") is True else _RESPONSE[0]
-    return build_record(part_info, (key,), {key: build_record(response_info, _RESPONSE_KEYS, values)})
+    return _records.build_record(part_info, (key,), {key: _records.build_record(response_info, _RESPONSE_KEYS, values)})
 
 
 # --- load ---------------------------------------------------------------------------------
@@ -371,24 +365,16 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
     if state.body is not None:
         key = field(state.body, _SYSTEM)
         if key == _SYSTEM[1] and state.container_meta is not None:
-            meta = frozen_info(state.container_meta, NAME)
+            meta = _records.frozen_info(state.container_meta, NAME)
             meta["snake_system"] = True
             state.container_meta = freeze_info({NAME: meta})
         if key is not None and state.json_ok(state.body[key], f"$.{key}"):
             _system(state, state.body[key], key)
     pairing = Pairing()
-    for index, item in enumerate(records):
-        state.at(index)
-        path = f"{prefix}[{index}]"
-        if not state.json_ok(item, path):
-            continue
-        record = as_object(item)
-        if record is None:
-            state.problem(path, f"Expected a content object, got `{_json.kind(item)}`")
-            continue
+    for path, record in state.objects(records, prefix, "a content object"):
         try:
             _content(state, pairing, record, path)
-        except ConstructionError as error:  # a parsed value the IR cannot hold
+        except ir.ConstructionError as error:  # a parsed value the IR cannot hold
             state.problem(path, error.problem)
     return state
 
@@ -405,7 +391,7 @@ def _system(state: LoadState, value: object, key: str) -> None:
     if content is None or parts is None:
         return
     text = parts_text(list[object](parts))
-    meta = None if content == {"parts": [{"text": text}]} else make_meta(NAME, {"content": content})
+    meta = None if content == {"parts": [{"text": text}]} else _records.make_meta(NAME, {"content": content})
     state.instruction("system", text, path, None if meta is None else freeze_info(meta))
 
 
@@ -414,11 +400,11 @@ def _content(state: LoadState, pairing: Pairing, record: dict[str, object], path
     parts = read_parts(state, record.get("parts"), path + ".parts")
     if parts is None:
         return
-    info = split_record(record, _CONTENT_KEYS, _CONTENT_KEYS)
+    info = _records.split_record(record, _CONTENT_KEYS, _CONTENT_KEYS)
     if role == "model":
         found = read_model_parts(state, pairing, parts, path + ".parts")
         if found is not None:
-            message = AssistantMessage(id=state.message_id(), content=tuple(found[0]), meta_json=_meta(info))
+            message = ir.AssistantMessage(id=state.message_id(), content=tuple(found[0]), meta_json=_meta(info))
             state.add(message, path, found[1])
     elif role is None or role in _USER_ROLES:
         if "role" not in record:
@@ -430,7 +416,9 @@ def _content(state: LoadState, pairing: Pairing, record: dict[str, object], path
         _load_state.role_problem(state, record, path, ("user", "model"))
 
 
-def read_user_parts(state: LoadState, pairing: Pairing, parts: list[dict[str, object]], path: str, info: Info) -> None:
+def read_user_parts(
+    state: LoadState, pairing: Pairing, parts: list[dict[str, object]], path: str, info: _records.Info
+) -> None:
     """Read a user content's parts (at `path`) into `state`: a result per `functionResponse`,
     a user message per run of other parts; the first carries `info` (what the content keeps)."""
     info["first"] = True
@@ -442,11 +430,11 @@ def read_user_parts(state: LoadState, pairing: Pairing, parts: list[dict[str, ob
         nonlocal part, run, info
         if not run:
             return
-        run_info: Info = {**info}
+        run_info: _records.Info = {**info}
         text = parts_text(run)
         if run != [{"text": text}]:
             run_info["parts"] = run
-        message = UserMessage(id=state.message_id(part), content=text, meta_json=_meta(run_info))
+        message = ir.UserMessage(id=state.message_id(part), content=text, meta_json=_meta(run_info))
         state.add(message, f"{path}[{run_start}]")
         part, run, info = part + 1, [], {}
 
@@ -466,7 +454,7 @@ def read_user_parts(state: LoadState, pairing: Pairing, parts: list[dict[str, ob
     flush()
     if part == 0:  # no parts: one empty user message keeps its place
         info["parts"] = []
-        state.add(UserMessage(id=state.message_id(), content="", meta_json=_meta(info)), path)
+        state.add(ir.UserMessage(id=state.message_id(), content="", meta_json=_meta(info)), path)
 
 
 # --- dump ---------------------------------------------------------------------------------
@@ -475,7 +463,7 @@ def read_user_parts(state: LoadState, pairing: Pairing, parts: list[dict[str, ob
 def _dump(conversation: Conversation) -> object:
     records = render_contents(conversation.messages, {})
     others: dict[str, object] = {}
-    info = frozen_info(conversation.meta, NAME) if conversation.format == NAME else {}
+    info = _records.frozen_info(conversation.meta, NAME) if conversation.format == NAME else {}
     key = _SYSTEM[1] if info.get("snake_system") is True else _SYSTEM[0]
     system = _dump_system(conversation)
     if system is not None:
@@ -483,11 +471,11 @@ def _dump(conversation: Conversation) -> object:
     return _writing.container(conversation, NAME, "contents", records, others)
 
 
-def render_contents(messages: Sequence[Message], restore: dict[str, str]) -> list[object]:
+def render_contents(messages: Sequence[ir.Message], restore: dict[str, str]) -> list[object]:
     """The Gemini contents of IR messages (consecutive user-side messages joined as they were
     loaded); `restore` maps renamed call IDs back, filled as calls are met."""
     records: list[object] = []
-    open_record: tuple[Info, list[object]] | None = None
+    open_record: tuple[_records.Info, list[object]] | None = None
 
     def close() -> None:
         nonlocal open_record
@@ -496,22 +484,22 @@ def render_contents(messages: Sequence[Message], restore: dict[str, str]) -> lis
             values: dict[str, object] = {"role": info.get("role", "user"), "parts": parts}
             if info.get("no_role") is True:
                 del values["role"]
-            records.append(build_record(info, _CONTENT_KEYS, values))
+            records.append(_records.build_record(info, _CONTENT_KEYS, values))
             open_record = None
 
     for message in messages:
-        info = format_info(message.meta_json, NAME)
-        if type(message) is AssistantMessage:
+        info = _records.format_info(message.meta_json, NAME)
+        if type(message) is ir.AssistantMessage:
             close()
             parts = written_model_parts(message.content, restore)
-            records.append(build_record(info, _CONTENT_KEYS, {"role": "model", "parts": parts}))
+            records.append(_records.build_record(info, _CONTENT_KEYS, {"role": "model", "parts": parts}))
             continue
-        assert type(message) is UserMessage or type(message) is ToolResultMessage
+        assert type(message) is ir.UserMessage or type(message) is ir.ToolResultMessage
         if info.get("first") is True or open_record is None:
             close()
             content_info = {name: value for name, value in info.items() if name in ("keys", "extra", "role", "no_role")}
             open_record = (content_info, [])
-        if type(message) is ToolResultMessage:
+        if type(message) is ir.ToolResultMessage:
             open_record[1].append(written_response(message, info, restore))
         else:
             kept = as_array(info.get("parts"))
@@ -530,7 +518,7 @@ def _dump_system(conversation: Conversation) -> object:
         return None
     if len(conversation.instructions) == 1:
         entry = conversation.instructions[0]
-        info = frozen_info(entry.meta, NAME)
+        info = _records.frozen_info(entry.meta, NAME)
         if info.get("string") is True:
             return entry.text
         content = as_object(info.get("content"))
@@ -543,34 +531,34 @@ def _dump_system(conversation: Conversation) -> object:
 # --- provider rules -----------------------------------------------------------------------
 
 
-def provider_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
+def provider_rules(conversation: Conversation, origins: Origins) -> list[ir.Diagnostic]:
     """Gemini's rules beyond the IR's, on the merged turns."""
     found = _checks.adjacency(conversation, origins, merge_turns=True)
     found.extend(_response_counts(conversation, origins))
     return found
 
 
-def _response_counts(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
+def _response_counts(conversation: Conversation, origins: Origins) -> list[ir.Diagnostic]:
     """`RESULT_COUNT_MISMATCH` for a turn after calls whose responses are not as many as the calls."""
     turns: list[tuple[str, int, int, int, str]] = []  # (side, calls, responses, source index, path)
     for item in origins.items:
         if item.message_index is None:
             continue
         message = conversation.messages[item.message_index]
-        side = "model" if type(message) is AssistantMessage else "user"
+        side = "model" if type(message) is ir.AssistantMessage else "user"
         if not turns or turns[-1][0] != side:
             turns.append((side, 0, 0, item.source_index, item.path.split(".parts[", 1)[0]))
         side, calls, responses, source, path = turns[-1]
-        if type(message) is AssistantMessage:
-            calls += sum(1 for block in message.content if type(block) is ToolCall)
-        elif type(message) is ToolResultMessage:
+        if type(message) is ir.AssistantMessage:
+            calls += sum(1 for block in message.content if type(block) is ir.ToolCall)
+        elif type(message) is ir.ToolResultMessage:
             responses += 1
         turns[-1] = (side, calls, responses, source, path)
-    found: list[Diagnostic] = []
+    found: list[ir.Diagnostic] = []
     for before, turn in itertools.pairwise(turns):
         if before[0] == "model" and before[1] and turn[2] != before[1]:
             found.append(
-                Diagnostic(
+                ir.Diagnostic(
                     "RESULT_COUNT_MISMATCH",
                     turn[3],
                     turn[4],
@@ -589,23 +577,17 @@ def _recognizes_record(record: dict[str, object]) -> bool:
     return "parts" in record and "content" not in record
 
 
-_WORDS: Final = Words(
-    "JSON text, or the parsed list or request body",
+_WORDS: Final = provider_words(
+    "Gemini `contents` (a list, or a request body with `systemInstruction`)",
     "Gemini `contents`",
-    "The conversation as plain data, in the form it was loaded from (else a request body).",
-    (
-        "Every problem Gemini would answer with a 400, and the IR's own; never raises.\n\nPaths and message "
-        "indexes point into the source's `contents`."
-    ),
+    "Gemini would answer with a 400",
+    "contents",
 )
 _FUNCTIONS: Final = format_functions(NAME, _read, _dump, provider_rules, _WORDS, json_lines=False)
 
 
 FORMAT: Final = Format(
-    name=NAME,
-    cli_name="gemini",
-    description="Gemini `contents` (a list, or a request body with `systemInstruction`)",
-    functions=_FUNCTIONS,
+    _FUNCTIONS,
     id_rule=any_id("Gemini accepts any non-empty ID"),
     recognize=Recognize(body=_recognizes_body, record=_recognizes_record),
     raw_arguments="args",

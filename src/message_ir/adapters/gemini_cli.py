@@ -33,26 +33,16 @@ from typing import Final
 
 import msgspec
 
-from message_ir import (
-    AssistantBlock,
-    AssistantMessage,
-    ConstructionError,
-    Message,
-    TextBlock,
-    ToolCall,
-    ToolResultMessage,
-    UserMessage,
-)
-from message_ir.adapters import _checks, _json, _load_state, _log, _writing, gemini
+import message_ir as ir
+from message_ir.adapters import _checks, _json, _load_state, _log, _records, _writing, gemini
 from message_ir.adapters._build import meta_raw, object_raw
-from message_ir.adapters._calls import id_and_name
+from message_ir.adapters._calls import id_and_name, ir_call_id
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import Words, format_functions
 from message_ir.adapters._ids import any_id
 from message_ir.adapters._json import as_array, as_object, encode
 from message_ir.adapters._load_state import LoadState
-from message_ir.adapters._records import Info, build_record, format_info, split_record
 
 NAME: Final = "gemini_cli"
 _RECORD_KEYS: Final = ("type", "content", "toolCalls")
@@ -70,11 +60,7 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
     records, prefix = _load_state.message_list(state, source, "messages")
     pairing = gemini.Pairing()
     kept: list[object] = []
-    for index, item in enumerate(records):
-        state.at(index)
-        path = f"{prefix}[{index}]"
-        if not state.json_ok(item, path):
-            continue
+    for index, path, item in state.readable(records, prefix):
         record = as_object(item)
         record_type = None if record is None else record.get("type")
         if record is None or record_type not in ("user", "gemini"):
@@ -86,13 +72,13 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
                 _user(state, pairing, record, path)
             else:
                 _gemini(state, pairing, record, path)
-        except ConstructionError as error:  # a parsed value the IR cannot hold
+        except ir.ConstructionError as error:  # a parsed value the IR cannot hold
             state.problem(path, error.problem)
         for number in range(start, len(state.messages)):
-            info: Info = {"line": index}
+            info: _records.Info = {"line": index}
             if number == start:
                 known = _RECORD_KEYS if record_type == "gemini" else _USER_RECORD_KEYS  # a user's `toolCalls` is extra
-                record_info = split_record(record, known, known)
+                record_info = _records.split_record(record, known, known)
                 if "content" not in record:
                     record_info["no_content"] = True  # absent stays absent
                 info["record"] = record_info
@@ -112,7 +98,7 @@ def _content_parts(state: LoadState, record: dict[str, object], path: str) -> li
 def _user(state: LoadState, pairing: gemini.Pairing, record: dict[str, object], path: str) -> None:
     content = record.get("content")
     if type(content) is str:
-        state.add(UserMessage(id=state.message_id(), content=content), path)
+        state.add(ir.UserMessage(id=state.message_id(), content=content), path)
         return
     parts = _content_parts(state, record, path)
     if parts is not None:
@@ -121,11 +107,11 @@ def _user(state: LoadState, pairing: gemini.Pairing, record: dict[str, object], 
 
 def _gemini(state: LoadState, pairing: gemini.Pairing, record: dict[str, object], path: str) -> None:
     content = record.get("content", "")
-    blocks: list[AssistantBlock] = []
+    blocks: list[ir.AssistantBlock] = []
     block_paths: list[str] = []
     if type(content) is str:
         if content:
-            blocks.append(TextBlock(text=content))
+            blocks.append(ir.TextBlock(text=content))
             block_paths.append(path + ".content")
     else:
         parts = _content_parts(state, record, path)
@@ -153,12 +139,14 @@ def _gemini(state: LoadState, pairing: gemini.Pairing, record: dict[str, object]
         block_paths.append(call_path)
         if call.get("result") is not None:
             results.append((call, block.id, block.name, call_path + ".result"))
-    info: Info = {}
+    info: _records.Info = {}
     if type(content) is not str:
         info["parts"] = True
     if calls == [] and "toolCalls" in record:
         info["no_calls"] = True
-    state.add(AssistantMessage(id=state.message_id(), content=tuple(blocks), meta_json=_meta(info)), path, block_paths)
+    state.add(
+        ir.AssistantMessage(id=state.message_id(), content=tuple(blocks), meta_json=_meta(info)), path, block_paths
+    )
     for part, (call, ir_id, name, result_path) in enumerate(results, start=1):
         result = _result(state, call, ir_id, name, result_path, part)
         if result is None:
@@ -166,17 +154,17 @@ def _gemini(state: LoadState, pairing: gemini.Pairing, record: dict[str, object]
         state.add(result, result_path)
 
 
-def _meta(info: Info) -> msgspec.Raw:
+def _meta(info: _records.Info) -> msgspec.Raw:
     return meta_raw(NAME, info)
 
 
-def _call(state: LoadState, message_index: int, call: dict[str, object], path: str) -> ToolCall | None:
+def _call(state: LoadState, message_index: int, call: dict[str, object], path: str) -> ir.ToolCall | None:
     named = id_and_name(state, call, path)
     if named is None:
         return None
     call_id, name = named
     arguments = call.get("args", {})
-    info: Info = {"call": split_record(call, _CALL_KEYS, _CALL_KEYS)}
+    info: _records.Info = {"call": _records.split_record(call, _CALL_KEYS, _CALL_KEYS)}
     if "args" not in call:
         info["no_args"] = True
     parsed = as_object(arguments)
@@ -186,11 +174,8 @@ def _call(state: LoadState, message_index: int, call: dict[str, object], path: s
         parsed = {}
     if "result" not in call:
         info["no_result"] = True
-    ir_id = state.call_id(message_index, call_id, name, path + ".id")
-    if ir_id != call_id:
-        info["id"] = call_id
-        info["as"] = ir_id
-    return ToolCall(id=ir_id, name=name, arguments_json=object_raw(parsed), meta_json=_meta(info))
+    ir_id = ir_call_id(state, message_index, call_id, name, path + ".id", info)
+    return ir.ToolCall(id=ir_id, name=name, arguments_json=object_raw(parsed), meta_json=_meta(info))
 
 
 def result_text(result: object) -> tuple[str, bool]:
@@ -213,23 +198,16 @@ def result_text(result: object) -> tuple[str, bool]:
 
 def _result(
     state: LoadState, call: dict[str, object], ir_id: str, name: str, path: str, part: int
-) -> ToolResultMessage | None:
+) -> ir.ToolResultMessage | None:
     result = call["result"]
     if type(result) is not str and as_array(result) is None and as_object(result) is None:
         state.problem(path, f"Expected a list of parts, a part or a `str`, got `{_json.kind(result)}`")
         return None
     text, is_error = result_text(result)
-    info: Info = {"in_call": True}
+    info: _records.Info = {"in_call": True}
     if encode(result) != encode(_written_result(call.get("id"), name, text, is_error)):  # key order too
         info["result"] = result
-    return ToolResultMessage(
-        id=state.message_id(part),
-        tool_call_id=ir_id,
-        tool_name=name,
-        content=text,
-        is_error=is_error,
-        meta_json=_meta(info),
-    )
+    return state.result(ir_id, name, text, is_error, _meta(info), part)
 
 
 def _written_result(call_id: object, name: str, text: str, is_error: bool) -> list[object]:
@@ -251,18 +229,18 @@ class _Writer:
         # IR call ID -> its written records whose `result` is still to be filled, in order (two
         # calls of one record may share an ID: each takes the next result of that ID)
         self.open_calls: dict[str, list[dict[str, object]]] = {}
-        self.group: list[Message] = []  # the user-side messages of one record
+        self.group: list[ir.Message] = []  # the user-side messages of one record
         self.group_line: int | None = None
         self.previous: dict[str, object] | None = None
 
-    def message(self, message: Message) -> None:
-        info = format_info(message.meta_json, NAME)
+    def message(self, message: ir.Message) -> None:
+        info = _records.format_info(message.meta_json, NAME)
         line = info.get("line")
-        if type(message) is AssistantMessage:
+        if type(message) is ir.AssistantMessage:
             self.close()
             self._add(line, self._assistant(message, info))
             return
-        if type(message) is ToolResultMessage and self._into_call(message, info):
+        if type(message) is ir.ToolResultMessage and self._into_call(message, info):
             return
         if self.group and (line is None or line != self.group_line or "record" in info):
             self.close()
@@ -274,10 +252,10 @@ class _Writer:
         if not self.group:
             return
         first = self.group[0]
-        info = format_info(first.meta_json, NAME)
+        info = _records.format_info(first.meta_json, NAME)
         record_info = as_object(info.get("record")) or {}
         content: object
-        if len(self.group) == 1 and type(first) is UserMessage and not gemini_info(first):
+        if len(self.group) == 1 and type(first) is ir.UserMessage and not gemini_info(first):
             content = first.content
         else:
             rendered = as_object(gemini.render_contents(self.group, self.restore)[0]) or {}
@@ -285,7 +263,7 @@ class _Writer:
         values: dict[str, object] = {"type": "user", "content": content}
         if record_info.get("no_content") is True and not content:
             del values["content"]
-        record = build_record(record_info, _RECORD_KEYS, values) if "record" in info else self._new(values)
+        record = _records.build_record(record_info, _RECORD_KEYS, values) if "record" in info else self._new(values)
         self.group = []
         self._add(info.get("line"), record)
 
@@ -302,14 +280,14 @@ class _Writer:
         record.update(values)
         return record
 
-    def _assistant(self, message: AssistantMessage, info: Info) -> dict[str, object]:
+    def _assistant(self, message: ir.AssistantMessage, info: _records.Info) -> dict[str, object]:
         parts = info.get("parts") is True
-        in_content: list[AssistantBlock] = []  # blocks written as Gemini parts of `content`
-        calls: list[ToolCall] = []  # blocks written as `toolCalls`
+        in_content: list[ir.AssistantBlock] = []  # blocks written as Gemini parts of `content`
+        calls: list[ir.ToolCall] = []  # blocks written as `toolCalls`
         for block in message.content:
-            if type(block) is not ToolCall:
+            if type(block) is not ir.ToolCall:
                 in_content.append(block)
-            elif parts and "call" not in format_info(block.meta_json, NAME) and gemini_info(block):
+            elif parts and "call" not in _records.format_info(block.meta_json, NAME) and gemini_info(block):
                 in_content.append(block)  # a `functionCall` part of the content
             else:
                 calls.append(block)
@@ -317,7 +295,7 @@ class _Writer:
         if parts:
             content = gemini.written_model_parts(tuple(in_content), self.restore)
         else:
-            content = "".join(block.text for block in in_content if type(block) is TextBlock)
+            content = "".join(block.text for block in in_content if type(block) is ir.TextBlock)
         values: dict[str, object] = {"type": "gemini", "content": content}
         written = [self._call(call) for call in calls]
         if written or info.get("no_calls") is True:
@@ -325,10 +303,10 @@ class _Writer:
         record_info = as_object(info.get("record")) or {}
         if record_info.get("no_content") is True and not content:
             del values["content"]
-        return build_record(record_info, _RECORD_KEYS, values) if "record" in info else self._new(values)
+        return _records.build_record(record_info, _RECORD_KEYS, values) if "record" in info else self._new(values)
 
-    def _call(self, call: ToolCall) -> dict[str, object]:
-        info = format_info(call.meta_json, NAME)
+    def _call(self, call: ir.ToolCall) -> dict[str, object]:
+        info = _records.format_info(call.meta_json, NAME)
         call_info = as_object(info.get("call")) or {}
         values: dict[str, object] = {"id": _writing.written_call_id(info, call.id, self.restore), "name": call.name}
         arguments: object = call.arguments.thaw()
@@ -338,11 +316,11 @@ class _Writer:
             values["args"] = arguments
         if info.get("no_result") is not True:
             values["result"] = None  # filled when its result is met
-        record = build_record(call_info, _CALL_KEYS, values)
+        record = _records.build_record(call_info, _CALL_KEYS, values)
         self.open_calls.setdefault(call.id, []).append(record)
         return record
 
-    def _into_call(self, message: ToolResultMessage, info: Info) -> bool:
+    def _into_call(self, message: ir.ToolResultMessage, info: _records.Info) -> bool:
         """Put a result into the `result` of its call, if that is written and still empty."""
         waiting = self.open_calls.get(message.tool_call_id)
         if not waiting:
@@ -362,9 +340,9 @@ class _Writer:
         return True
 
 
-def gemini_info(value: Message | ToolCall) -> Info:
+def gemini_info(value: ir.Message | ir.ToolCall) -> _records.Info:
     """What the `gemini` reader kept of a message or call (parts, a response's fields)."""
-    return format_info(value.meta_json, gemini.NAME)
+    return _records.format_info(value.meta_json, gemini.NAME)
 
 
 def _dump(conversation: Conversation) -> object:
@@ -386,6 +364,7 @@ def _recognizes_record(record: dict[str, object]) -> bool:
 
 
 _WORDS: Final = Words(
+    "gemini-cli chat recordings (JSON from ~/.gemini/tmp/<project>/chats)",
     "JSON text, or the parsed object",
     "a gemini-cli chat recording",
     "The recording as plain data, every record in its place.",
@@ -395,10 +374,7 @@ _FUNCTIONS: Final = format_functions(NAME, _read, _dump, _checks.no_rules, _WORD
 
 
 FORMAT: Final = Format(
-    name=NAME,
-    cli_name="gemini-cli",
-    description="gemini-cli chat recordings (JSON from ~/.gemini/tmp/<project>/chats)",
-    functions=_FUNCTIONS,
+    _FUNCTIONS,
     id_rule=any_id("gemini-cli accepts any non-empty ID"),
     recognize=Recognize(body=_recognizes_body, record=_recognizes_record),
     payload=gemini.NAME,

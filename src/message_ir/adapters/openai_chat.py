@@ -23,37 +23,17 @@ from typing import Final
 
 import msgspec
 
-from message_ir import (
-    AssistantBlock,
-    AssistantMessage,
-    ConstructionError,
-    Diagnostic,
-    Message,
-    OpaqueBlock,
-    TextBlock,
-    ToolCall,
-    ToolResultMessage,
-    UserMessage,
-)
-from message_ir.adapters import _checks, _json, _load_state, _tools, _writing
+import message_ir as ir
+from message_ir.adapters import _checks, _json, _load_state, _records, _tools, _writing
 from message_ir.adapters._build import meta_raw, object_raw
+from message_ir.adapters._calls import arguments_from_text, ir_call_id, written_argument_text
 from message_ir.adapters._conversation import Conversation, Instruction
 from message_ir.adapters._fast_dataset_line import is_clean
 from message_ir.adapters._format import Format, Recognize
-from message_ir.adapters._functions import Words, format_functions
+from message_ir.adapters._functions import format_functions, provider_words
 from message_ir.adapters._ids import ANY, IdRule
-from message_ir.adapters._json import as_array, as_object, encode, freeze_info
+from message_ir.adapters._json import as_array, as_object, freeze_info
 from message_ir.adapters._load_state import LoadState, Origins
-from message_ir.adapters._records import (
-    Info,
-    build_record,
-    format_info,
-    frozen_info,
-    has_key,
-    make_meta,
-    source_path,
-    split_record,
-)
 from message_ir.adapters._tools import ToolDeclaration, ToolReader
 
 NAME: Final = "openai_chat"
@@ -88,15 +68,7 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
     state = LoadState(NAME, avoid)
     state.trusted = trusted
     records, prefix = _load_state.message_list(state, source, "messages", tools=_TOOLS)
-    for index, item in enumerate(records):
-        state.at(index)
-        path = source_path(prefix, index)
-        if not state.json_ok(item, path):
-            continue
-        record = as_object(item)
-        if record is None:
-            state.problem(path, f"Expected a message object, got `{_json.kind(item)}`")
-            continue
+    for path, record in state.objects(records, prefix, "a message object"):
         role = record.get("role")
         if type(role) is not str or role not in _ROLES:
             _load_state.role_problem(state, record, path, _ROLES)
@@ -110,7 +82,7 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
                 _assistant(state, record, path)
             else:
                 _tool(state, record, path)
-        except ConstructionError as error:  # a parsed value the IR cannot hold (NaN, a lone surrogate)
+        except ir.ConstructionError as error:  # a parsed value the IR cannot hold (NaN, a lone surrogate)
             state.problem(path, error.problem)
     return state
 
@@ -143,10 +115,10 @@ def _instruction(state: LoadState, role: str, record: dict[str, object], path: s
     if read is None:
         return
     text, parts = read
-    info = split_record(record, ("role", "content"), _USER_KEYS)
+    info = _records.split_record(record, ("role", "content"), _USER_KEYS)
     if parts is not None:
         info["content"] = parts
-    meta = make_meta(NAME, info)
+    meta = _records.make_meta(NAME, info)
     state.instruction(role, text, path, None if meta is None else freeze_info(meta))
 
 
@@ -155,26 +127,26 @@ def _user(state: LoadState, record: dict[str, object], path: str) -> None:
     if read is None:
         return
     text, parts = read
-    info = split_record(record, ("role", "content"), _USER_KEYS)
+    info = _records.split_record(record, ("role", "content"), _USER_KEYS)
     if parts is not None:
         info["content"] = parts
-    message = UserMessage(id=state.message_id(), content=text, meta_json=_meta(info))
+    message = ir.UserMessage(id=state.message_id(), content=text, meta_json=_meta(info))
     state.add(message, path)
 
 
-def _meta(info: Info) -> msgspec.Raw:
+def _meta(info: _records.Info) -> msgspec.Raw:
     return meta_raw(NAME, info)
 
 
 def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
-    info = split_record(record, _ASSISTANT_KEYS, _ASSISTANT_KEYS)
+    info = _records.split_record(record, _ASSISTANT_KEYS, _ASSISTANT_KEYS)
     if "content" not in record:
         info["no_content"] = True  # absent stays absent (fine-tuning files leave it out beside calls)
-    blocks: list[AssistantBlock] = []
+    blocks: list[ir.AssistantBlock] = []
     block_paths: list[str] = []
     content = record.get("content")
     if type(content) is str:
-        blocks.append(TextBlock(text=content))
+        blocks.append(ir.TextBlock(text=content))
         block_paths.append(path + ".content")
     elif content is not None:
         parts = as_array(content)
@@ -191,10 +163,12 @@ def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
             part_type = part["type"]
             text = part.get("text")
             if part_type == "text" and type(text) is str:
-                blocks.append(TextBlock(text=text, meta_json=_meta(split_record(part, _PART_KEYS, _PART_KEYS))))
+                blocks.append(
+                    ir.TextBlock(text=text, meta_json=_meta(_records.split_record(part, _PART_KEYS, _PART_KEYS)))
+                )
             else:
                 assert type(part_type) is str
-                blocks.append(OpaqueBlock(format=NAME, kind=part_type or "part", data_json=object_raw(part)))
+                blocks.append(ir.OpaqueBlock(format=NAME, kind=part_type or "part", data_json=object_raw(part)))
             block_paths.append(part_path)
     calls_value = record.get("tool_calls")
     calls = as_array(calls_value)
@@ -211,11 +185,11 @@ def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
             return
         blocks.append(call)
         block_paths.append(call_path)
-    message = AssistantMessage(id=state.message_id(), content=tuple(blocks), meta_json=_meta(info))
+    message = ir.AssistantMessage(id=state.message_id(), content=tuple(blocks), meta_json=_meta(info))
     state.add(message, path, block_paths)
 
 
-def _call(state: LoadState, message_index: int, item: object, path: str) -> ToolCall | None:
+def _call(state: LoadState, message_index: int, item: object, path: str) -> ir.ToolCall | None:
     record = as_object(item)
     if record is None:
         state.problem(path, f"Expected a tool call object, got `{_json.kind(item)}`")
@@ -235,25 +209,13 @@ def _call(state: LoadState, message_index: int, item: object, path: str) -> Tool
     if type(arguments) is not str:
         state.problem(path + ".function.arguments", f"Expected `str`, got `{_json.kind(arguments)}`")
         return None
-    info = split_record(record, _CALL_KEYS, _CALL_KEYS)
-    function_info = split_record(function, _FUNCTION_KEYS, _FUNCTION_KEYS)
+    info = _records.split_record(record, _CALL_KEYS, _CALL_KEYS)
+    function_info = _records.split_record(function, _FUNCTION_KEYS, _FUNCTION_KEYS)
     if function_info:
         info["function"] = function_info
-    parsed = _load_state.arguments_object(arguments)
-    text = b"{}"
-    if parsed is None:
-        info["arguments"] = arguments
-        state.bad_arguments(message_index, path + ".function.arguments", arguments)
-        parsed = {}
-    else:
-        text = encode(parsed)
-        if text != arguments.encode("utf-8", "surrogatepass"):
-            info["arguments"] = arguments
-    ir_id = state.call_id(message_index, call_id, name, path + ".id")
-    if ir_id != call_id:
-        info["id"] = call_id
-        info["as"] = ir_id
-    return ToolCall(id=ir_id, name=name, arguments_json=object_raw(parsed, text), meta_json=_meta(info))
+    parsed, text = arguments_from_text(state, message_index, arguments, path + ".function.arguments", info)
+    ir_id = ir_call_id(state, message_index, call_id, name, path + ".id", info)
+    return ir.ToolCall(id=ir_id, name=name, arguments_json=object_raw(parsed, text), meta_json=_meta(info))
 
 
 def _tool(state: LoadState, record: dict[str, object], path: str) -> None:
@@ -275,21 +237,12 @@ def _tool(state: LoadState, record: dict[str, object], path: str) -> None:
     if type(name) is not str or not name:
         name = None
         known.remove("name")  # an odd `name` is kept as it was, not read
-    info = split_record(record, known, _TOOL_KEYS)
+    info = _records.split_record(record, known, _TOOL_KEYS)
     if parts is not None:
         info["content"] = parts
     if "tool_call_ids" in known:
         info["ids"] = True
-    ir_call_id, tool_name = state.result_call(len(state.messages), call_id, name, path)
-    message = ToolResultMessage(
-        id=state.message_id(),
-        tool_call_id=ir_call_id,
-        tool_name=tool_name,
-        content=text,
-        is_error=False,
-        meta_json=_meta(info),
-    )
-    state.add(message, path)
+    state.add(state.answer(call_id, name, text, False, _meta(info), path), path)
 
 
 # --- dump ---------------------------------------------------------------------------------
@@ -299,75 +252,71 @@ def _dump(conversation: Conversation) -> object:
     restore: dict[str, str] = {}  # renamed call ID -> the ID the source had
     records: list[object] = []
 
-    def render(message: Message) -> None:
-        if type(message) is UserMessage:
-            records.append(_dump_text_record(message.content, format_info(message.meta_json, NAME), "user"))
-        elif type(message) is AssistantMessage:
+    def render(message: ir.Message) -> None:
+        if type(message) is ir.UserMessage:
+            records.append(_dump_text_record(message.content, _records.format_info(message.meta_json, NAME), "user"))
+        elif type(message) is ir.AssistantMessage:
             records.append(_dump_assistant(message, restore))
-        elif type(message) is ToolResultMessage:
+        elif type(message) is ir.ToolResultMessage:
             records.append(_dump_tool(message, restore))
 
     def instruction(entry: Instruction) -> None:
-        records.append(_dump_text_record(entry.text, frozen_info(entry.meta, NAME), entry.role))
+        records.append(_dump_text_record(entry.text, _records.frozen_info(entry.meta, NAME), entry.role))
 
     _writing.interleave(conversation, render, instruction)
     return _writing.container(conversation, NAME, "messages", records, {})
 
 
-def _dump_text_record(text: str, info: Info, role: str) -> dict[str, object]:
+def _dump_text_record(text: str, info: _records.Info, role: str) -> dict[str, object]:
     parts = as_array(info.get("content"))
     content: object = parts if parts is not None and parts_text(parts) == text else text
     usual = _USER_KEYS if role != "tool" else _TOOL_KEYS
-    return build_record(info, usual, {"role": role, "content": content})
+    return _records.build_record(info, usual, {"role": role, "content": content})
 
 
-def _dump_assistant(message: AssistantMessage, restore: dict[str, str]) -> dict[str, object]:
-    info = format_info(message.meta_json, NAME)
+def _dump_assistant(message: ir.AssistantMessage, restore: dict[str, str]) -> dict[str, object]:
+    info = _records.format_info(message.meta_json, NAME)
     texts: list[str] = []
     parts: list[object] = []
     calls: list[object] = []
     for block in message.content:
-        if type(block) is TextBlock:
+        if type(block) is ir.TextBlock:
             texts.append(block.text)
             parts.append(
-                build_record(format_info(block.meta_json, NAME), _PART_KEYS, {"type": "text", "text": block.text})
+                _records.build_record(
+                    _records.format_info(block.meta_json, NAME), _PART_KEYS, {"type": "text", "text": block.text}
+                )
             )
-        elif type(block) is OpaqueBlock:
+        elif type(block) is ir.OpaqueBlock:
             if block.format == NAME:
                 parts.append(block.data.thaw())
-        elif type(block) is ToolCall:
+        elif type(block) is ir.ToolCall:
             calls.append(_dump_call(block, restore))
     values: dict[str, object] = {"role": "assistant"}
     if info.get("parts") is True:
         values["content"] = parts
     elif texts:
         values["content"] = "".join(texts)
-    elif info.get("no_content") is not True and has_key(info, "content", usual=True):
+    elif info.get("no_content") is not True and _records.has_key(info, "content", usual=True):
         values["content"] = None
     if calls:
         values["tool_calls"] = calls
     elif "tool_calls" in info:
         values["tool_calls"] = info["tool_calls"]
-    return build_record(info, _ASSISTANT_KEYS, values)
+    return _records.build_record(info, _ASSISTANT_KEYS, values)
 
 
-def _dump_call(call: ToolCall, restore: dict[str, str]) -> dict[str, object]:
-    info = format_info(call.meta_json, NAME)
+def _dump_call(call: ir.ToolCall, restore: dict[str, str]) -> dict[str, object]:
+    info = _records.format_info(call.meta_json, NAME)
     call_id = _writing.written_call_id(info, call.id, restore)
-    raw = info.get("arguments")
-    text = bytes(call.arguments_json)
-    arguments = text.decode()
-    if type(raw) is str:
-        parsed = _load_state.arguments_object(raw)
-        if (parsed is None and text == b"{}") or (parsed is not None and encode(parsed) == text):
-            arguments = raw
+    arguments = written_argument_text(info, call)
     function_info = as_object(info.get("function")) or {}
-    function = build_record(function_info, _FUNCTION_KEYS, {"name": call.name, "arguments": arguments})
-    return build_record(info, _CALL_KEYS, {"id": call_id, "type": "function", "function": function})
+    function = _records.build_record(function_info, _FUNCTION_KEYS, {"name": call.name, "arguments": arguments})
+    return _records.build_record(info, _CALL_KEYS, {"id": call_id, "type": "function", "function": function})
 
 
-def _dump_tool(message: ToolResultMessage, restore: dict[str, str]) -> dict[str, object]:
-    info = format_info(message.meta_json, NAME)
+def _dump_tool(message: ir.ToolResultMessage, restore: dict[str, str]) -> dict[str, object]:
+    info = _records.format_info(message.meta_json, NAME)
     parts = as_array(info.get("content"))
     content: object = parts if parts is not None and parts_text(parts) == message.content else message.content
     call_id = restore.get(message.tool_call_id, message.tool_call_id)
@@ -376,15 +325,15 @@ def _dump_tool(message: ToolResultMessage, restore: dict[str, str]) -> dict[str,
         values["tool_call_ids"] = [call_id]
     else:
         values["tool_call_id"] = call_id
-    if has_key(info, "name", usual=False) and "name" not in (as_object(info.get("extra")) or {}):
+    if _records.has_key(info, "name", usual=False) and "name" not in (as_object(info.get("extra")) or {}):
         values["name"] = message.tool_name
-    return build_record(info, _TOOL_KEYS, values)
+    return _records.build_record(info, _TOOL_KEYS, values)
 
 
 # --- provider rules -----------------------------------------------------------------------
 
 
-def _provider_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
+def _provider_rules(conversation: Conversation, origins: Origins) -> list[ir.Diagnostic]:
     """OpenAI's rules beyond the IR's: results right after their call, and the ID length."""
     found = _checks.id_rule_problems(origins, ID_RULE)
     found.extend(_checks.adjacency(conversation, origins, merge_turns=False))
@@ -395,23 +344,17 @@ def _recognizes_record(record: dict[str, object]) -> bool:
     return record.get("role") in ("tool", "system", "developer") or "tool_calls" in record or "tool_call_id" in record
 
 
-_WORDS: Final = Words(
-    "JSON text, or the parsed list or request body",
+_WORDS: Final = provider_words(
+    "OpenAI Chat Completions `messages` (a list, or a request body)",
     "OpenAI Chat data",
-    "The conversation as plain data, in the form it was loaded from (else a request body).",
-    (
-        "Every problem OpenAI would answer with a 400, and the IR's own; never raises.\n\nPaths and message "
-        "indexes point into the source's `messages`."
-    ),
+    "OpenAI would answer with a 400",
+    "messages",
 )
 _FUNCTIONS: Final = format_functions(NAME, _read, _dump, _provider_rules, _WORDS, json_lines=False)
 
 
 FORMAT: Final = Format(
-    name=NAME,
-    cli_name="openai-chat",
-    description="OpenAI Chat Completions `messages` (a list, or a request body)",
-    functions=_FUNCTIONS,
+    _FUNCTIONS,
     id_rule=ID_RULE,
     recognize=Recognize(
         record=_recognizes_record, block_types=frozenset({"image_url", "input_audio", "refusal", "file"}), fallback=True

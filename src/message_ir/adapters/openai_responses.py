@@ -26,28 +26,16 @@ from typing import Final
 
 import msgspec
 
-from message_ir import (
-    AssistantBlock,
-    AssistantMessage,
-    ConstructionError,
-    Diagnostic,
-    Message,
-    OpaqueBlock,
-    TextBlock,
-    ToolCall,
-    ToolResultMessage,
-    UserMessage,
-)
-from message_ir.adapters import _checks, _json, _load_state, _tools, _writing
+import message_ir as ir
+from message_ir.adapters import _checks, _json, _load_state, _records, _tools, _writing
 from message_ir.adapters._build import NO_META, object_raw
-from message_ir.adapters._calls import id_and_name
+from message_ir.adapters._calls import arguments_from_text, id_and_name, ir_call_id, written_argument_text
 from message_ir.adapters._conversation import Conversation, Instruction
 from message_ir.adapters._format import Format, Recognize
-from message_ir.adapters._functions import Words, format_functions
+from message_ir.adapters._functions import format_functions, provider_words
 from message_ir.adapters._ids import ANY, IdRule
 from message_ir.adapters._json import as_array, as_object, encode, freeze_info
 from message_ir.adapters._load_state import LoadState, Origins
-from message_ir.adapters._records import Info, build_record, format_info, frozen_info, split_record
 from message_ir.adapters._tools import ToolDeclaration, ToolReader
 
 NAME: Final = "openai_responses"
@@ -64,7 +52,7 @@ INPUT_SEPARATOR: Final = "\n"
 """How the text parts of a user or developer message are joined into the IR's text."""
 _INDEX: Final = re.compile(r"\[(\d+)\]")
 
-Tag = tuple[str, Info] | None
+Tag = tuple[str, _records.Info] | None
 """What a session log adds to the `meta` of what one item becomes: its format and info."""
 
 
@@ -85,7 +73,7 @@ class Run:
     """The output items read since the last input item: one assistant message when closed."""
 
     def __init__(self) -> None:
-        self.blocks: list[AssistantBlock] = []
+        self.blocks: list[ir.AssistantBlock] = []
         self.paths: list[str] = []
         self.start: tuple[int, str] = (0, "$")  # the source index and path of its first item
 
@@ -95,7 +83,7 @@ class Run:
             return
         index = state.index
         state.at(self.start[0])
-        message = AssistantMessage(id=state.message_id(), content=tuple(self.blocks))
+        message = ir.AssistantMessage(id=state.message_id(), content=tuple(self.blocks))
         state.add(message, self.start[1], self.paths)
         state.at(index)
         self.blocks, self.paths = [], []
@@ -109,7 +97,7 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
         source = {**body, "input": [{"role": "user", "content": body["input"]}]}
     records, prefix = _load_state.message_list(state, source, "input", ("instructions",), tools=_TOOLS)
     if body is not None and type(body.get("input")) is str and state.container_meta is not None:
-        meta = frozen_info(state.container_meta, NAME)
+        meta = _records.frozen_info(state.container_meta, NAME)
         meta["string_input"] = True
         state.container_meta = freeze_info({NAME: meta})
     if state.body is not None and "instructions" in state.body:
@@ -119,21 +107,13 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
         elif instructions is not None:
             state.problem("$.instructions", f"Expected `str`, got `{_json.kind(instructions)}`", outside=True)
     run = Run()
-    for index, value in enumerate(records):
-        state.at(index)
-        path = f"{prefix}[{index}]"
-        if not state.json_ok(value, path):
-            continue
-        item = as_object(value)
-        if item is None:
-            state.problem(path, f"Expected an item object, got `{_json.kind(value)}`")
-            continue
+    for path, item in state.objects(records, prefix, "an item object"):
         read_item(state, run, item, path, None)
     run.close(state)
     return state
 
 
-def _meta(info: Info, tag: Tag) -> msgspec.Raw:
+def _meta(info: _records.Info, tag: Tag) -> msgspec.Raw:
     entries: dict[str, object] = {}
     if info:
         entries[NAME] = info
@@ -165,16 +145,16 @@ def read_item(state: LoadState, run: Run, item: dict[str, object], path: str, ta
             _output(
                 state,
                 run,
-                OpaqueBlock(format=NAME, kind=item_type, data_json=object_raw(item), meta_json=_meta({}, tag)),
+                ir.OpaqueBlock(format=NAME, kind=item_type, data_json=object_raw(item), meta_json=_meta({}, tag)),
                 path,
             )
         else:
             state.problem(path + ".type", "Expected an item `type`")
-    except ConstructionError as error:  # a parsed value the IR cannot hold
+    except ir.ConstructionError as error:  # a parsed value the IR cannot hold
         state.problem(path, error.problem)
 
 
-def _output(state: LoadState, run: Run, block: AssistantBlock | None, path: str) -> None:
+def _output(state: LoadState, run: Run, block: ir.AssistantBlock | None, path: str) -> None:
     if block is None:
         return
     if not run.blocks:
@@ -199,7 +179,7 @@ def _parts_text(
     return separator.join(texts), plain
 
 
-def _content_info(item: dict[str, object], text_plain: bool, info: Info) -> None:
+def _content_info(item: dict[str, object], text_plain: bool, info: _records.Info) -> None:
     if "type" not in item:
         info["no_type"] = True  # a message written without `"type": "message"`
     content = item.get("content")
@@ -209,7 +189,7 @@ def _content_info(item: dict[str, object], text_plain: bool, info: Info) -> None
         info["content"] = content
 
 
-def _written_content(info: Info, text: str, part_type: str, separator: str) -> object:
+def _written_content(info: _records.Info, text: str, part_type: str, separator: str) -> object:
     if info.get("string") is True:
         return text
     parts = as_array(info.get("content"))
@@ -229,7 +209,7 @@ def _input_message(state: LoadState, item: dict[str, object], path: str, tag: Ta
     if found is None:
         return
     text, plain = found
-    info = split_record(item, _MESSAGE_KEYS, _MESSAGE_KEYS)
+    info = _records.split_record(item, _MESSAGE_KEYS, _MESSAGE_KEYS)
     _content_info(item, plain, info)
     role = item.get("role")
     assert type(role) is str
@@ -239,28 +219,28 @@ def _input_message(state: LoadState, item: dict[str, object], path: str, tag: Ta
             entries[tag[0]] = tag[1]
         state.instruction(role, text, path, freeze_info(entries))
         return
-    state.add(UserMessage(id=state.message_id(), content=text, meta_json=_meta(info, tag)), path)
+    state.add(ir.UserMessage(id=state.message_id(), content=text, meta_json=_meta(info, tag)), path)
 
 
-def _text_block(state: LoadState, item: dict[str, object], path: str, tag: Tag) -> TextBlock | None:
+def _text_block(state: LoadState, item: dict[str, object], path: str, tag: Tag) -> ir.TextBlock | None:
     found = _parts_text(state, item.get("content"), path + ".content", _OUTPUT_TEXT, "")
     if found is None:
         return None
     text, plain = found
-    info = split_record(item, _MESSAGE_KEYS, _MESSAGE_KEYS)
+    info = _records.split_record(item, _MESSAGE_KEYS, _MESSAGE_KEYS)
     _content_info(item, plain, info)
     info["item"] = True
-    return TextBlock(text=text, meta_json=_meta(info, tag))
+    return ir.TextBlock(text=text, meta_json=_meta(info, tag))
 
 
-def _call(state: LoadState, item: dict[str, object], path: str, tag: Tag) -> ToolCall | None:
+def _call(state: LoadState, item: dict[str, object], path: str, tag: Tag) -> ir.ToolCall | None:
     custom = item.get("type") == "custom_tool_call"
     named = id_and_name(state, item, path, "call_id")
     if named is None:
         return None
     call_id, name = named
     usual = _CUSTOM_KEYS if custom else _CALL_KEYS
-    info = split_record(item, usual, usual)
+    info = _records.split_record(item, usual, usual)
     if custom:
         info["custom"] = True
     message_index = len(state.messages)
@@ -276,20 +256,9 @@ def _call(state: LoadState, item: dict[str, object], path: str, tag: Tag) -> Too
         if type(arguments) is not str:
             state.problem(path + ".arguments", f"Expected `str`, got `{_json.kind(arguments)}`")
             return None
-        found = _load_state.arguments_object(arguments)
-        if found is None:
-            info["arguments"] = arguments
-            state.bad_arguments(message_index, path + ".arguments", arguments)
-            parsed, text = {}, b"{}"
-        else:
-            parsed, text = found, encode(found)
-            if text != arguments.encode("utf-8", "surrogatepass"):
-                info["arguments"] = arguments
-    ir_id = state.call_id(message_index, call_id, name, path + ".call_id")
-    if ir_id != call_id:
-        info["id"] = call_id
-        info["as"] = ir_id
-    return ToolCall(id=ir_id, name=name, arguments_json=object_raw(parsed, text), meta_json=_meta(info, tag))
+        parsed, text = arguments_from_text(state, message_index, arguments, path + ".arguments", info)
+    ir_id = ir_call_id(state, message_index, call_id, name, path + ".call_id", info)
+    return ir.ToolCall(id=ir_id, name=name, arguments_json=object_raw(parsed, text), meta_json=_meta(info, tag))
 
 
 def _result(state: LoadState, item: dict[str, object], path: str, tag: Tag) -> None:
@@ -301,21 +270,12 @@ def _result(state: LoadState, item: dict[str, object], path: str, tag: Tag) -> N
     if found is None:
         return
     text = found[0]
-    info = split_record(item, _OUTPUT_KEYS, _OUTPUT_KEYS)
+    info = _records.split_record(item, _OUTPUT_KEYS, _OUTPUT_KEYS)
     if type(item.get("output")) is not str:
         info["output"] = item.get("output")
     if item.get("type") == "custom_tool_call_output":
         info["custom"] = True
-    ir_call_id, name = state.result_call(len(state.messages), call_id, None, path)
-    message = ToolResultMessage(
-        id=state.message_id(),
-        tool_call_id=ir_call_id,
-        tool_name=name,
-        content=text,
-        is_error=False,
-        meta_json=_meta(info, tag),
-    )
-    state.add(message, path)
+    state.add(state.answer(call_id, None, text, False, _meta(info, tag), path), path)
 
 
 # --- dump ---------------------------------------------------------------------------------
@@ -331,46 +291,46 @@ class Renderer:
         self.restore: dict[str, str] = {}
         self.custom: set[str] = set()  # IR IDs of calls that were `custom_tool_call`s
 
-    def message(self, message: Message) -> Rendered:
+    def message(self, message: ir.Message) -> Rendered:
         """The items of one IR message."""
-        if type(message) is UserMessage:
-            info = format_info(message.meta_json, NAME)
+        if type(message) is ir.UserMessage:
+            info = _records.format_info(message.meta_json, NAME)
             content = _written_content(info, message.content, _INPUT_TEXT, INPUT_SEPARATOR)
             values: dict[str, object] = {"type": "message", "role": "user", "content": content}
             if info.get("no_type") is True:
                 del values["type"]
-            return [(build_record(info, _MESSAGE_KEYS, values), message.meta_json)]
-        if type(message) is ToolResultMessage:
+            return [(_records.build_record(info, _MESSAGE_KEYS, values), message.meta_json)]
+        if type(message) is ir.ToolResultMessage:
             return [(self._result(message), message.meta_json)]
-        assert type(message) is AssistantMessage
+        assert type(message) is ir.AssistantMessage
         items: Rendered = []
         for block in message.content:
-            if type(block) is TextBlock:
-                info = format_info(block.meta_json, NAME)
+            if type(block) is ir.TextBlock:
+                info = _records.format_info(block.meta_json, NAME)
                 content = _written_content(info, block.text, _OUTPUT_TEXT, "")
                 values = {"type": "message", "role": "assistant", "content": content}
                 if info.get("no_type") is True:
                     del values["type"]
-                items.append((build_record(info, _MESSAGE_KEYS, values), block.meta_json))
-            elif type(block) is ToolCall:
+                items.append((_records.build_record(info, _MESSAGE_KEYS, values), block.meta_json))
+            elif type(block) is ir.ToolCall:
                 items.append((self._call(block), block.meta_json))
-            elif type(block) is OpaqueBlock and block.format == NAME:
+            elif type(block) is ir.OpaqueBlock and block.format == NAME:
                 items.append((dict[str, object](block.data.thaw()), block.meta_json))
         return items
 
     def instruction(self, entry: Instruction) -> dict[str, object]:
         """A system or developer message item."""
-        info = frozen_info(entry.meta, NAME)
+        info = _records.frozen_info(entry.meta, NAME)
         info.pop("item", None)
         content = _written_content(info, entry.text, _INPUT_TEXT, INPUT_SEPARATOR)
         role = entry.role if entry.role in _INSTRUCTION_ROLES else "developer"
         values: dict[str, object] = {"type": "message", "role": role, "content": content}
         if info.get("no_type") is True:
             del values["type"]
-        return build_record(info, _MESSAGE_KEYS, values)
+        return _records.build_record(info, _MESSAGE_KEYS, values)
 
-    def _call(self, call: ToolCall) -> dict[str, object]:
-        info = format_info(call.meta_json, NAME)
+    def _call(self, call: ir.ToolCall) -> dict[str, object]:
+        info = _records.format_info(call.meta_json, NAME)
         call_id = _writing.written_call_id(info, call.id, self.restore)
         if info.get("custom") is True:
             self.custom.add(call.id)
@@ -382,19 +342,13 @@ class Renderer:
                 "input": text_input if type(text_input) is str else encode(arguments).decode(),
                 "call_id": call_id,
             }
-            return build_record(info, _CUSTOM_KEYS, values)
-        raw = info.get("arguments")
-        text = bytes(call.arguments_json)
-        arguments_text = text.decode()
-        if type(raw) is str:
-            parsed = _load_state.arguments_object(raw)
-            if (parsed is None and text == b"{}") or (parsed is not None and encode(parsed) == text):
-                arguments_text = raw
+            return _records.build_record(info, _CUSTOM_KEYS, values)
+        arguments_text = written_argument_text(info, call)
         values = {"type": "function_call", "name": call.name, "arguments": arguments_text, "call_id": call_id}
-        return build_record(info, _CALL_KEYS, values)
+        return _records.build_record(info, _CALL_KEYS, values)
 
-    def _result(self, message: ToolResultMessage) -> dict[str, object]:
-        info = format_info(message.meta_json, NAME)
+    def _result(self, message: ir.ToolResultMessage) -> dict[str, object]:
+        info = _records.format_info(message.meta_json, NAME)
         custom = info.get("custom") is True or message.tool_call_id in self.custom
         output: object = message.content
         kept = info.get("output")
@@ -408,16 +362,16 @@ class Renderer:
             "call_id": self.restore.get(message.tool_call_id, message.tool_call_id),
             "output": output,
         }
-        return build_record(info, _OUTPUT_KEYS, values)
+        return _records.build_record(info, _OUTPUT_KEYS, values)
 
 
 def _dump(conversation: Conversation) -> object:
     renderer = Renderer()
     items: list[object] = []
-    info = frozen_info(conversation.meta, NAME) if conversation.format == NAME else {}
+    info = _records.frozen_info(conversation.meta, NAME) if conversation.format == NAME else {}
     system: list[str] = []
 
-    def message(entry: Message) -> None:
+    def message(entry: ir.Message) -> None:
         items.extend(item for item, _ in renderer.message(entry))
 
     def instruction(entry: Instruction) -> None:
@@ -444,19 +398,19 @@ def _dump(conversation: Conversation) -> object:
 # --- provider rules -----------------------------------------------------------------------
 
 
-def provider_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
+def provider_rules(conversation: Conversation, origins: Origins) -> list[ir.Diagnostic]:
     """The Responses rules beyond the IR's: `call_id` length, and reasoning items' places."""
     found = _checks.id_rule_problems(origins, ID_RULE)
     for index, message in enumerate(conversation.messages):
-        if type(message) is not AssistantMessage or not message.content:
+        if type(message) is not ir.AssistantMessage or not message.content:
             continue
         last = message.content[-1]
-        if type(last) is OpaqueBlock and last.format == NAME and last.kind == "reasoning":
+        if type(last) is ir.OpaqueBlock and last.format == NAME and last.kind == "reasoning":
             path = origins.blocks.get((index, len(message.content) - 1), origins.messages[index][1])
             number = _INDEX.search(path)
             source = int(number.group(1)) if number is not None else origins.messages[index][0]
             found.append(
-                Diagnostic(
+                ir.Diagnostic(
                     "REASONING_ITEM_MISPLACED",
                     source,
                     path,
@@ -484,20 +438,18 @@ def _recognizes_record(record: dict[str, object]) -> bool:
     return record.get("type") in _ITEM_TYPES
 
 
-_WORDS: Final = Words(
-    "JSON text, or the parsed list of items or request body",
+_WORDS: Final = provider_words(
+    "OpenAI Responses `input` items (a list, or a request body with `instructions`)",
     "Responses input",
-    "The conversation as plain data, in the form it was loaded from (else a request body).",
-    "Every problem the Responses API would refuse, and the IR's own; never raises.",
+    "the Responses API would refuse",
+    "input",
+    source="JSON text, or the parsed list of items or request body",
 )
 _FUNCTIONS: Final = format_functions(NAME, _read, _dump, provider_rules, _WORDS, json_lines=False)
 
 
 FORMAT: Final = Format(
-    name=NAME,
-    cli_name="openai-responses",
-    description="OpenAI Responses `input` items (a list, or a request body with `instructions`)",
-    functions=_FUNCTIONS,
+    _FUNCTIONS,
     id_rule=ID_RULE,
     recognize=Recognize(
         body=_recognizes_body,

@@ -30,26 +30,16 @@ from typing import Final
 
 import msgspec
 
-from message_ir import (
-    AssistantBlock,
-    AssistantMessage,
-    ConstructionError,
-    OpaqueBlock,
-    TextBlock,
-    ToolCall,
-    ToolResultMessage,
-    UserMessage,
-)
-from message_ir.adapters import _checks, _json, _load_state, _log, _writing
-from message_ir.adapters._build import meta_raw, object_raw
-from message_ir.adapters._calls import read_call, written_arguments
+import message_ir as ir
+from message_ir.adapters import _checks, _json, _load_state, _log, _records, _writing
+from message_ir.adapters._build import meta_raw
+from message_ir.adapters._calls import BlockShape, read_block, written_arguments
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
-from message_ir.adapters._functions import Words, format_functions
+from message_ir.adapters._functions import format_functions, log_words
 from message_ir.adapters._ids import any_id
 from message_ir.adapters._json import as_array, as_object
 from message_ir.adapters._load_state import LoadState
-from message_ir.adapters._records import Info, build_record, format_info, split_record
 
 NAME: Final = "pi"
 _PAYLOAD: Final = "message"
@@ -58,6 +48,7 @@ _ASSISTANT_KEYS: Final = ("role", "content")
 _RESULT_KEYS: Final = ("role", "toolCallId", "toolName", "content", "isError")
 _TEXT_KEYS: Final = ("type", "text")
 _CALL_KEYS: Final = ("type", "id", "name", "arguments")
+_BLOCKS: Final = BlockShape(NAME, _TEXT_KEYS, "toolCall", _CALL_KEYS, "arguments")
 TEXT_SEPARATOR: Final = "\n"
 """How the text parts of a user message or a tool result are joined into the IR's `content`."""
 
@@ -82,7 +73,7 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
                 _assistant(state, message, path + ".message")
             else:
                 _result(state, message, path + ".message")
-        except ConstructionError as error:  # a parsed value the IR cannot hold
+        except ir.ConstructionError as error:  # a parsed value the IR cannot hold
             state.problem(path, error.problem)
         if len(state.messages) > start:
             _log.mark(state, start, NAME, number, _log.envelope(line, _PAYLOAD))
@@ -90,11 +81,11 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
     return state
 
 
-def _meta(info: Info) -> msgspec.Raw:
+def _meta(info: _records.Info) -> msgspec.Raw:
     return meta_raw(NAME, info)
 
 
-def _text_parts(state: LoadState, content: object, path: str, info: Info) -> str | None:
+def _text_parts(state: LoadState, content: object, path: str, info: _records.Info) -> str | None:
     """The IR text of `content` (a string, or a list of parts), keeping in `info` what the
     text alone does not say."""
     if type(content) is str:
@@ -110,7 +101,7 @@ def _text_parts(state: LoadState, content: object, path: str, info: Info) -> str
     return joined
 
 
-def _written_parts(info: Info, text: str) -> object:
+def _written_parts(info: _records.Info, text: str) -> object:
     """The `content` to write for IR text: the kept parts if they still say it, else a text part."""
     if info.get("string") is True:
         return text
@@ -123,15 +114,15 @@ def _written_parts(info: Info, text: str) -> object:
 
 
 def _user(state: LoadState, record: dict[str, object], path: str) -> None:
-    info = split_record(record, _USER_KEYS, _USER_KEYS)
+    info = _records.split_record(record, _USER_KEYS, _USER_KEYS)
     text = _text_parts(state, record.get("content"), path + ".content", info)
     if text is None:
         return
-    state.add(UserMessage(id=state.message_id(), content=text, meta_json=_meta(info)), path)
+    state.add(ir.UserMessage(id=state.message_id(), content=text, meta_json=_meta(info)), path)
 
 
 def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
-    info = split_record(record, _ASSISTANT_KEYS, _ASSISTANT_KEYS)
+    info = _records.split_record(record, _ASSISTANT_KEYS, _ASSISTANT_KEYS)
     content = as_array(record.get("content"))
     if content is None:
         state.problem(
@@ -139,7 +130,7 @@ def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
         )
         return
     message_index = len(state.messages)
-    blocks: list[AssistantBlock] = []
+    blocks: list[ir.AssistantBlock] = []
     block_paths: list[str] = []
     for number, item in enumerate(content):
         block_path = f"{path}.content[{number}]"
@@ -148,19 +139,14 @@ def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
         if block is None or type(block_type) is not str or not block_type:
             state.problem(block_path, "Expected a content block with a `type`")
             return
-        if block_type == "text" and type(block.get("text")) is str:
-            text = block["text"]
-            assert type(text) is str
-            blocks.append(TextBlock(text=text, meta_json=_meta(split_record(block, _TEXT_KEYS, _TEXT_KEYS))))
-        elif block_type == "toolCall":
-            call = read_call(state, message_index, block, block_path, _CALL_KEYS, "arguments", _meta)
-            if call is None:
-                return
-            blocks.append(call)
-        else:
-            blocks.append(OpaqueBlock(format=NAME, kind=block_type, data_json=object_raw(block)))
+        ir_block = read_block(state, message_index, block, block_path, _BLOCKS, _meta)
+        if ir_block is None:
+            return
+        blocks.append(ir_block)
         block_paths.append(block_path)
-    state.add(AssistantMessage(id=state.message_id(), content=tuple(blocks), meta_json=_meta(info)), path, block_paths)
+    state.add(
+        ir.AssistantMessage(id=state.message_id(), content=tuple(blocks), meta_json=_meta(info)), path, block_paths
+    )
 
 
 def _result(state: LoadState, record: dict[str, object], path: str) -> None:
@@ -174,7 +160,7 @@ def _result(state: LoadState, record: dict[str, object], path: str) -> None:
     if type(is_error) is not bool:
         state.problem(path + ".isError", f"Expected `bool`, got `{_json.kind(is_error)}`")
         return
-    info = split_record(record, _RESULT_KEYS, _RESULT_KEYS)
+    info = _records.split_record(record, _RESULT_KEYS, _RESULT_KEYS)
     text = _text_parts(state, record.get("content"), path + ".content", info)
     if text is None:
         return
@@ -182,16 +168,7 @@ def _result(state: LoadState, record: dict[str, object], path: str) -> None:
         info["no_name" if "toolName" not in record else "null_name"] = True
     if "isError" not in record:
         info["no_is_error"] = True  # absent stays absent
-    ir_call_id, tool_name = state.result_call(len(state.messages), call_id, name, path)
-    message = ToolResultMessage(
-        id=state.message_id(),
-        tool_call_id=ir_call_id,
-        tool_name=tool_name,
-        content=text,
-        is_error=is_error,
-        meta_json=_meta(info),
-    )
-    state.add(message, path)
+    state.add(state.answer(call_id, name, text, is_error, _meta(info), path), path)
 
 
 # --- dump ---------------------------------------------------------------------------------
@@ -205,16 +182,16 @@ def _dump(conversation: Conversation) -> list[object]:
     last_time: object = None  # the `timestamp` of the latest pi message written
     for message in conversation.messages:
         line, line_envelope = _log.line_of(message, NAME)
-        info = format_info(message.meta_json, NAME)
-        if type(message) is AssistantMessage:
+        info = _records.format_info(message.meta_json, NAME)
+        if type(message) is ir.AssistantMessage:
             payload = _dump_assistant(message, info, restore)
-        elif type(message) is UserMessage:
+        elif type(message) is ir.UserMessage:
             values: dict[str, object] = {"role": "user", "content": _written_parts(info, message.content)}
             if not info:  # a new message: stamped like the one before it
                 values["timestamp"] = last_time
-            payload = build_record(info, _USER_KEYS, values)
+            payload = _records.build_record(info, _USER_KEYS, values)
         else:
-            assert type(message) is ToolResultMessage
+            assert type(message) is ir.ToolResultMessage
             payload = _dump_result(message, info, restore, last_time)
         if line_envelope is None:
             line = None
@@ -231,26 +208,26 @@ def _dump(conversation: Conversation) -> list[object]:
     return placement.lines(_log.kept_lines(conversation.meta, NAME) if own else [])
 
 
-def _dump_assistant(message: AssistantMessage, info: Info, restore: dict[str, str]) -> dict[str, object]:
+def _dump_assistant(message: ir.AssistantMessage, info: _records.Info, restore: dict[str, str]) -> dict[str, object]:
     blocks: list[object] = []
     for block in message.content:
-        if type(block) is TextBlock:
-            text_info = format_info(block.meta_json, NAME)
-            blocks.append(build_record(text_info, _TEXT_KEYS, {"type": "text", "text": block.text}))
-        elif type(block) is OpaqueBlock:
+        if type(block) is ir.TextBlock:
+            text_info = _records.format_info(block.meta_json, NAME)
+            blocks.append(_records.build_record(text_info, _TEXT_KEYS, {"type": "text", "text": block.text}))
+        elif type(block) is ir.OpaqueBlock:
             if block.format == NAME:
                 blocks.append(block.data.thaw())
-        elif type(block) is ToolCall:
-            call_info = format_info(block.meta_json, NAME)
+        elif type(block) is ir.ToolCall:
+            call_info = _records.format_info(block.meta_json, NAME)
             call_id = _writing.written_call_id(call_info, block.id, restore)
             values: dict[str, object] = {"type": "toolCall", "id": call_id, "name": block.name}
             written_arguments(call_info, "arguments", block, values)
-            blocks.append(build_record(call_info, _CALL_KEYS, values))
-    return build_record(info, _ASSISTANT_KEYS, {"role": "assistant", "content": blocks})
+            blocks.append(_records.build_record(call_info, _CALL_KEYS, values))
+    return _records.build_record(info, _ASSISTANT_KEYS, {"role": "assistant", "content": blocks})
 
 
 def _dump_result(
-    message: ToolResultMessage, info: Info, restore: dict[str, str], last_time: object
+    message: ir.ToolResultMessage, info: _records.Info, restore: dict[str, str], last_time: object
 ) -> dict[str, object]:
     values: dict[str, object] = {
         "role": "toolResult",
@@ -263,7 +240,7 @@ def _dump_result(
         values["isError"] = message.is_error
     if not info:  # a new result (one `repair` made): stamped like the message before it
         values["timestamp"] = last_time
-    return build_record(info, _RESULT_KEYS, values)
+    return _records.build_record(info, _RESULT_KEYS, values)
 
 
 def _recognizes_line(line: dict[str, object]) -> bool:
@@ -274,26 +251,18 @@ def _recognizes_line(line: dict[str, object]) -> bool:
     return line_type == "message" and message is not None and message.get("role") in ("user", "assistant", "toolResult")
 
 
-_WORDS: Final = Words(
-    "JSON Lines text, or a list of the lines' values",
+_WORDS: Final = log_words(
+    "pi coding-agent session logs (JSON Lines from ~/.pi/agent/sessions)",
     "a pi session log",
-    "The log's lines as plain data, each in its place.",
-    (
-        "The IR's diagnostics of the session and arguments that are not an object; never raises. "
-        "`message_index` is the 0-based line."
-    ),
+    "The IR's diagnostics of the session and arguments that are not an object",
 )
 _FUNCTIONS: Final = format_functions(NAME, _read, _dump, _checks.no_rules, _WORDS, json_lines=True)
 
 
 FORMAT: Final = Format(
-    name=NAME,
-    cli_name="pi",
-    description="pi coding-agent session logs (JSON Lines from ~/.pi/agent/sessions)",
-    functions=_FUNCTIONS,
+    _FUNCTIONS,
     id_rule=any_id("pi accepts any non-empty ID"),
     recognize=Recognize(line=_recognizes_line),
-    json_lines=True,
     raw_arguments="arguments",
     keeps_instructions=False,
 )
