@@ -11,7 +11,16 @@ from unittest import mock
 import pytest
 
 from message_ir import DiagnosticCode, TranscriptError, decode_transcript, validate_transcript
-from message_ir.adapters import NoteCode, _checks, anthropic, convert, gemini, openai_chat, openai_responses
+from message_ir.adapters import (
+    NoteCode,
+    _checks,
+    anthropic,
+    claude_code,
+    convert,
+    gemini,
+    openai_chat,
+    openai_responses,
+)
 
 USER = {"role": "user", "id": "u", "content": "hi"}
 CALL = {"role": "assistant", "id": "a", "content": [{"type": "toolCall", "id": "c", "name": "f", "arguments": {}}]}
@@ -183,7 +192,18 @@ NOTE_CASES: dict[str, Callable[[], list[str]]] = {
     "MADE_UP_CALL_ID": lambda: _codes(
         gemini.load([{"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}}}]}]).notes
     ),
+    "OFF_BRANCH": lambda: _codes(claude_code.load([_line("a"), _line("b", None), _line("c", "a")]).notes),
+    "BROKEN_PARENT_LINK": lambda: _codes(claude_code.load([_line("a", "gone")]).notes),
+    "SIDECHAIN_BRANCH": lambda: _codes(
+        claude_code.load([_line("a", sidechain=True), _line("b", "a", sidechain=True)]).notes
+    ),
 }
+
+
+def _line(uuid: str, parent: str | None = None, *, sidechain: bool = False) -> dict[str, object]:
+    """A Claude Code user line in a tree."""
+    message = {"role": "user", "content": uuid}
+    return {"parentUuid": parent, "isSidechain": sidechain, "type": "user", "uuid": uuid, "message": message}
 
 
 def _all(alias: object) -> set[str]:

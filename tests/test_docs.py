@@ -72,7 +72,8 @@ def _session_from_real_files(folder: Path) -> bool:
     # and a real Claude Code log whose first tool-result line (line 11, index 10) was deleted
     log = ROOT.parent / "shared" / "real" / "anthropic" / "spotter_claude-code_tool_heavy.jsonl"
     lines = log.read_bytes().splitlines(keepends=True)
-    del lines[10]
+    lost = json.loads(lines.pop(10))  # the result never written: the next line hangs from its parent
+    lines[10] = lines[10].replace(lost["uuid"].encode(), lost["parentUuid"].encode())
     (folder / "SESSION.jsonl").write_bytes(b"".join(lines))
     return True
 

@@ -13,6 +13,7 @@ from collections import Counter
 from pathlib import Path
 from types import ModuleType
 
+import msgspec
 import pytest
 
 from message_ir import AssistantMessage, ToolCall, repair_transcript, validate_transcript
@@ -147,15 +148,25 @@ def test_a_repaired_codex_output_is_written_as_codex_writes_one() -> None:
 @pytest.mark.parametrize("path", CLAUDE_CODE, ids=ids(CLAUDE_CODE))
 def test_a_claude_code_log_with_a_lost_result_is_diagnosed_and_repaired(path: Path) -> None:
     lines = path.read_bytes().splitlines()
+    on_branch = {  # the lines of the conversation (a line before a compaction is not one)
+        msgspec.json.decode(message.meta_json)["claude_code"]["line"]
+        for message in claude_code.load(path.read_bytes()).messages
+    }
     results = [
         number
         for number, line in enumerate(lines)
-        if '"tool_result"' in line.decode() and json.loads(line).get("type") == "user"
+        if '"tool_result"' in line.decode() and json.loads(line).get("type") == "user" and number in on_branch
     ]
     if not results:
         pytest.skip("no tool result in this log")
     dropped = results[0]
-    broken = b"\n".join(lines[:dropped] + lines[dropped + 1 :]) + b"\n"
+    # the result was never written: the line after it hangs from what it hung from
+    lost = json.loads(lines[dropped])
+    kept = [json.loads(line) for line in lines[:dropped] + lines[dropped + 1 :]]
+    for line in kept:
+        if "uuid" in lost and line.get("parentUuid") == lost["uuid"]:
+            line["parentUuid"] = lost["parentUuid"]
+    broken = b"".join(json.dumps(line).encode() + b"\n" for line in kept)
     found = claude_code.check(broken)
     assert [d.code for d in found] == ["MISSING_TOOL_RESULT"] * len(found)
     assert found
@@ -163,8 +174,9 @@ def test_a_claude_code_log_with_a_lost_result_is_diagnosed_and_repaired(path: Pa
     repaired = repair_transcript(conversation.messages)
     written = claude_code.dumps(conversation.replace(messages=repaired.messages))
     assert claude_code.check(written) == ()
-    original = [json.dumps(json.loads(line)) for line in broken.splitlines()]
-    new = [json.dumps(line) for line in _lines(written)]
+    # every line kept in order; in a tree, one line's `parentUuid` now names the new result
+    original = [json.dumps({**json.loads(line), "parentUuid": None}) for line in broken.splitlines()]
+    new = [json.dumps({**(line if type(line) is dict else {}), "parentUuid": None}) for line in _lines(written)]
     remaining = iter(new)
     assert all(line in remaining for line in original)
     assert len(new) == len(original) + len(found)

@@ -24,6 +24,9 @@ NoteCode: TypeAlias = Literal[
     "DROPPED_EMPTY_TEXT",
     "DROPPED_BAD_ARGUMENTS",
     "MADE_UP_CALL_ID",
+    "OFF_BRANCH",
+    "BROKEN_PARENT_LINK",
+    "SIDECHAIN_BRANCH",
 ]
 """The stable codes of `Note`s; `docs/formats.md` says what each means."""
 

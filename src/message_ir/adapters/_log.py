@@ -82,6 +82,18 @@ def readable_lines(
             yield number, path, value, as_object(value)
 
 
+def raw_lines(data: bytes) -> Iterator[bytes]:
+    """The lines of JSON Lines bytes, numbered as `read_lines` numbers them (a final newline
+    ends the last line; it starts none)."""
+    start, size = 0, len(data)
+    while start < size:
+        end = data.find(b"\n", start)
+        if end < 0:
+            end = size
+        yield data[start:end]
+        start = end + 1
+
+
 def _parsed_lines(state: LoadState, data: bytes) -> Iterator[object]:
     start, number, size = 0, 0, len(data)
     while start < size:

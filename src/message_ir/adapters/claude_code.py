@@ -20,17 +20,19 @@ holding a `tool_result` block, with the session's fields copied from the line be
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Final, NamedTuple
+
+import msgspec
 
 import message_ir as ir
-from message_ir.adapters import _json, _log, _records, anthropic
+from message_ir.adapters import _json, _log, _records, _tree, anthropic
 from message_ir.adapters._build import NO_META, object_raw
-from message_ir.adapters._conversation import Conversation
+from message_ir.adapters._conversation import Conversation, Note
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, log_words
 from message_ir.adapters._json import as_array, as_object
-from message_ir.adapters._load_state import LoadState
+from message_ir.adapters._load_state import LoadState, Reader, read_source
 
 NAME: Final = "claude_code"
 _PAYLOAD: Final = "message"
@@ -51,13 +53,26 @@ _SESSION_FIELDS: Final = (
 # --- load ---------------------------------------------------------------------------------
 
 
-def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
+def _reader(leaf: str | None) -> Reader:
+    """The pass over a log that reads the branch ending at the line `leaf` (see `_tree`)."""
+
+    def read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
+        return _read(source, avoid, trusted, leaf)
+
+    return read
+
+
+def _read(source: object, avoid: frozenset[str], trusted: bool, leaf: str | None = None) -> LoadState:
     state, values = _log.reading(NAME, source, avoid, trusted)
+    branch = _branch(source, values, leaf)
+    on = None if branch is None else branch.on
+    if branch is not None:
+        _tree_notes(state, branch)
     kept: list[object] = []
     assistants: dict[str, int] = {}  # message.id -> the IR index of its assistant message
     for number, path, value, line in _log.readable_lines(state, values):
         line_type = None if line is None else line.get("type")
-        if line is None or line_type not in ("user", "assistant"):
+        if line is None or line_type not in _MESSAGE_TYPES or (on is not None and number not in on):
             kept.append([number, value])
             continue
         message = as_object(line.get(_PAYLOAD))
@@ -105,6 +120,202 @@ def _fold(state: LoadState, into: int, part: ir.AssistantMessage, line: int, lin
     state.messages[into] = _log.with_info(state, f"$[{line}]", joined, NAME, info)
 
 
+# --- the tree -----------------------------------------------------------------------------
+
+_MESSAGE_TYPES: Final = ("user", "assistant")
+
+
+class _Block(msgspec.Struct):
+    type: str | None = None
+    id: str | None = None
+    tool_use_id: str | None = None
+
+
+class _Message(msgspec.Struct):
+    id: str | None = None
+    content: list[_Block] | str | None = None
+
+
+class _Head(msgspec.Struct):
+    """What the tree needs of a line; decoded in C, the rest of the line skipped."""
+
+    type: str | None = None
+    uuid: str | None = None
+    parentUuid: str | None = None
+    isSidechain: bool | None = None
+    subtype: str | None = None
+    timestamp: str | None = None
+    message: _Message | None = None
+
+
+_HEAD: Final = msgspec.json.Decoder(_Head)
+
+
+def _head_of(value: object) -> _Head | None:
+    """The head of a parsed line, any value (`None`: not an object); each field taken only
+    when it has its usual type, with exact type checks (a caller's value runs no code)."""
+    line = as_object(value)
+    if line is None:
+        return None
+
+    def text(value: object) -> str | None:
+        return value if type(value) is str else None
+
+    message = as_object(line.get(_PAYLOAD))
+    head_message = None
+    if message is not None:
+        blocks = [
+            _Block(text(block.get("type")), text(block.get("id")), text(block.get("tool_use_id")))
+            for block in (as_object(item) for item in as_array(message.get("content")) or [])
+            if block is not None
+        ]
+        head_message = _Message(text(message.get("id")), blocks)
+    sidechain = line.get("isSidechain")
+    return _Head(
+        text(line.get("type")),
+        text(line.get("uuid")),
+        text(line.get("parentUuid")),
+        sidechain if type(sidechain) is bool else None,
+        text(line.get("subtype")),
+        text(line.get("timestamp")),
+        head_message,
+    )
+
+
+def _heads(source: object, values: Iterable[object]) -> Iterator[_Head | None]:
+    """Each line's head: from the text without building its value (a first pass over a log
+    given as text), else from the parsed lines."""
+    if type(source) is bytes or type(source) is str:
+        data = source.encode("utf-8", "surrogatepass") if type(source) is str else source
+        assert type(data) is bytes
+        for raw in _log.raw_lines(data):
+            try:
+                yield _HEAD.decode(raw)
+            except msgspec.ValidationError:  # valid JSON, unusual types: read it loosely
+                yield _head_of(_json.decode(raw))
+            except (msgspec.DecodeError, RecursionError):
+                yield None  # the reading pass reports the line
+    else:
+        for value in values:
+            yield _head_of(value)
+
+
+def _nodes(source: object, values: Iterable[object]) -> tuple[list[_tree.Node], int]:
+    """The tree's nodes (the lines with an ID of their own), and the number of message lines."""
+    nodes: list[_tree.Node] = []
+    messages = 0
+    for number, head in enumerate(_heads(source, values)):
+        if head is None:
+            continue
+        is_message = head.type in _MESSAGE_TYPES
+        messages += is_message
+        if head.uuid is None:
+            continue
+        calls: list[str] = []
+        answers: list[str] = []
+        group = None
+        if head.message is not None:
+            if head.type == "assistant":
+                group = head.message.id
+            if type(head.message.content) is list:
+                for block in head.message.content:
+                    if block.type == "tool_use" and block.id is not None:
+                        calls.append(block.id)
+                    elif block.type == "tool_result" and block.tool_use_id is not None:
+                        answers.append(block.tool_use_id)
+        nodes.append(
+            _tree.Node(
+                number,
+                head.uuid,
+                head.parentUuid,
+                is_message,
+                head.isSidechain is True,
+                head.type == "system" and head.subtype == "compact_boundary",
+                group,
+                tuple(calls),
+                tuple(answers),
+                head.timestamp,
+            )
+        )
+    return nodes, messages
+
+
+def _branch(source: object, values: Iterable[object], leaf: str | None) -> _tree.Walk | None:
+    """The branch to read (`None`: the log has no tree; read every line in order)."""
+    nodes, messages = _nodes(source, values)
+    if leaf is not None and not any(node.uid == leaf for node in nodes):
+        raise ValueError(f"No line of this log has the uuid {leaf!r}")
+    if not _tree.is_tree(nodes, messages):
+        return None
+    return _tree.walk(nodes, leaf)
+
+
+def _tree_notes(state: LoadState, branch: _tree.Walk) -> None:
+    for first, last, why in branch.off:
+        lines = f"line {first + 1}" if first == last else f"lines {first + 1}-{last + 1}"
+        state.notes.append(
+            Note("OFF_BRANCH", None, f"$[{first}]", f"Message {lines} not on the resumed branch: {why}; kept as is")
+        )
+    for number, what in branch.broken:
+        state.notes.append(Note("BROKEN_PARENT_LINK", None, f"$[{number}]", what))
+    if branch.sidechain_only:
+        state.notes.append(
+            Note("SIDECHAIN_BRANCH", None, "$", "Every message line is a sub-agent's: the branch read is a sidechain")
+        )
+
+
+class Branch(NamedTuple):
+    """One branch of a log: where it ends, when, and how long it is."""
+
+    leaf: str
+    """The `uuid` of its last message line (give it to `load(source, leaf=...)`)."""
+    line: int
+    """That line, 0-based."""
+    timestamp: str | None
+    """That line's `timestamp`, if it has one."""
+    messages: int
+    """How many message lines the branch has (the lines that complete its turns included)."""
+    sidechain: bool
+    """Whether it is a sub-agent's branch."""
+    resumed: bool
+    """Whether it is the branch Claude Code resumes (the one `load` reads by default)."""
+
+
+def branches(source: bytes | str | object) -> tuple[Branch, ...]:
+    """The branches of a Claude Code log, in the file order of their last lines (empty for a
+    log without `uuid` links); `FormatError` only for what is not JSON Lines at all."""
+    _, values = _log.reading(NAME, source, frozenset(), type(source) is bytes or type(source) is str)
+    nodes, messages = _nodes(source, values)
+    if not _tree.is_tree(nodes, messages):
+        return ()
+    resumed = _tree.walk(nodes).leaf
+    walks = [(leaf, _tree.walk(nodes, leaf.uid)) for leaf in _tree.leaves(nodes)]
+    holding: dict[int, int] = {}  # line -> how many branches hold it
+    for _, walked in walks:
+        for number in walked.on:
+            holding[number] = holding.get(number, 0) + 1
+    found: list[Branch] = []
+    for leaf, walked in walks:
+        if holding[leaf.number] > 1:
+            continue  # a line that completes a turn of another branch (a parallel call's result)
+        count = sum(1 for node in nodes if node.message and node.number in walked.on)
+        is_resumed = resumed is not None and leaf.number == resumed.number
+        found.append(Branch(leaf.uid, leaf.number, leaf.timestamp, count, leaf.sidechain, is_resumed))
+    return tuple(found)
+
+
+def load(source: bytes | str | object, leaf: str | None = None) -> Conversation:
+    """The conversation in `source` (JSON Lines text, or a list of the lines' values): the
+    branch Claude Code resumes, or the one ending at the line whose `uuid` is `leaf`.
+
+    Raises `FormatError` for what is not a Claude Code log, `ValueError` for a `leaf` no line
+    has; never for broken linkage."""
+    if leaf is None:
+        return _FUNCTIONS.load(source)
+    conversation, _ = read_source(NAME, source, _reader(leaf), lines=True)
+    return conversation
+
+
 # --- dump ---------------------------------------------------------------------------------
 
 
@@ -112,6 +323,9 @@ def _dump(conversation: Conversation) -> list[object]:
     own = conversation.format == NAME
     placement = _log.Placement()
     restore: dict[str, str] = {}
+    call_lines: dict[str, str] = {}  # IR call ID -> the uuid of the line holding the call
+    new_results: list[tuple[dict[str, object], str]] = []  # a new result line, its call's line
+    made: dict[str, tuple[bool, object]] = {}  # each new line's uuid -> the parent it copied, if any
     previous: dict[str, object] | None = None  # the envelope of the latest message line
     messages = conversation.messages
     index = 0
@@ -128,19 +342,71 @@ def _dump(conversation: Conversation) -> list[object]:
                 group.append(messages[index])
                 index += 1
         if type(message) is ir.AssistantMessage:
-            lines = _assistant_lines(message, line, line_envelope, previous, restore)
+            lines = _assistant_lines(message, line, line_envelope, previous, restore, call_lines, made)
         else:
             payload = anthropic.render_messages(group, restore)[0]
             kind = "user"
             if line_envelope is None:
-                line, line_envelope = None, _new_envelope(previous, kind, message.id)
+                line, line_envelope = None, _new_envelope(previous, kind, message.id, made)
             lines = [(line, _log.filled(line_envelope, _PAYLOAD, payload))]
+            call_line = call_lines.get(message.tool_call_id) if type(message) is ir.ToolResultMessage else None
+            new_line = as_object(lines[0][1])
+            if line is None and call_line is not None and new_line is not None:
+                new_results.append((new_line, call_line))
         for _, value in lines:
             written = as_object(value)
             if written is not None:
                 previous = written
         placement.add(lines)
-    return placement.lines(_log.kept_lines(conversation.meta, NAME) if own else [])
+    every_line = placement.lines(_log.kept_lines(conversation.meta, NAME) if own else [])
+    if made and own:
+        _link_new_lines(every_line, made, new_results)
+    return every_line
+
+
+def _link_new_lines(
+    written: list[object],
+    made: dict[str, tuple[bool, object]],
+    new_results: list[tuple[dict[str, object], str]],
+) -> None:
+    """Link the new lines of a log that had message lines: in a log without parent links, each keeps
+    the `parentUuid` it copied (the log stays one without a tree); in a tree, each new result
+    line goes on the live branch: its parent is its call's line, and the line of the branch
+    that hung from the call's line now hangs from it (several new results of calls on one line
+    hang one from the other)."""
+    new_lines: list[dict[str, object]] = []
+    old_values: list[object] = []
+    for value in written:
+        line = as_object(value)
+        uid = None if line is None else line.get("uuid")
+        if line is not None and type(uid) is str and uid in made:
+            new_lines.append(line)
+        else:
+            old_values.append(value)
+    nodes, messages = _nodes(None, old_values)
+    if not messages:
+        return  # every message line is new: each hangs from the line before it
+    if not _tree.is_tree(nodes, messages):
+        for line in new_lines:
+            had, copied = made[str(line["uuid"])]
+            if had:
+                line["parentUuid"] = copied
+            else:
+                line.pop("parentUuid", None)
+        return
+    on = _tree.walk(nodes).on
+    tips: dict[str, str] = {}  # a call's line -> the last new line hung from it
+    for line, call_line in new_results:
+        line["parentUuid"] = tips.get(call_line, call_line)
+        uid = line.get("uuid")
+        assert type(uid) is str  # `_new_envelope` made one
+        tips[call_line] = uid
+    for node in nodes:
+        tip = None if node.parent is None else tips.pop(node.parent, None)
+        if tip is not None and node.number in on:
+            child = as_object(old_values[node.number])
+            assert child is not None  # a node is an object line
+            child["parentUuid"] = tip
 
 
 def _assistant_lines(
@@ -149,12 +415,14 @@ def _assistant_lines(
     line_envelope: dict[str, object] | None,
     previous: dict[str, object] | None,
     restore: dict[str, str],
+    call_lines: dict[str, str],
+    made: dict[str, tuple[bool, object]],
 ) -> _log.Lines:
     """The lines of one assistant message: its blocks split over the lines they came from
     (what is left over goes to the last line)."""
     info = _records.format_info(message.meta_json, NAME)
     if line_envelope is None:
-        line, line_envelope = None, _new_envelope(previous, "assistant", message.id)
+        line, line_envelope = None, _new_envelope(previous, "assistant", message.id, made)
     parts: list[tuple[int | None, dict[str, object], _records.Info, int]] = []
     count = info.get("blocks")
     parts.append(
@@ -181,11 +449,18 @@ def _assistant_lines(
         part = ir.AssistantMessage(id=message.id, content=tuple(blocks), meta_json=meta)
         payload = anthropic.render_messages([part], restore)[0]
         lines.append((part_line, _log.filled(part_envelope, _PAYLOAD, payload)))
+        uid = part_envelope.get("uuid")
+        for block in blocks:
+            if type(block) is ir.ToolCall and type(uid) is str:
+                call_lines[block.id] = uid
     return lines
 
 
-def _new_envelope(previous: dict[str, object] | None, kind: str, message_id: str) -> dict[str, object]:
-    """The fields of a line Claude Code would write for a new message, after `previous`."""
+def _new_envelope(
+    previous: dict[str, object] | None, kind: str, message_id: str, made: dict[str, tuple[bool, object]]
+) -> dict[str, object]:
+    """The fields of a line Claude Code would write for a new message, after `previous`
+    (recorded in `made` with the `parentUuid` it copied from `previous`)."""
     line: dict[str, object] = {}
     session = "" if previous is None else str(previous.get("sessionId", ""))
     for name in _SESSION_FIELDS:
@@ -198,6 +473,14 @@ def _new_envelope(previous: dict[str, object] | None, kind: str, message_id: str
     line["uuid"] = _log.new_uuid(NAME, session, message_id)
     if previous is not None and "timestamp" in previous:
         line["timestamp"] = previous["timestamp"]
+    before = None if previous is None else previous.get("uuid")
+    if type(before) is str and before in made:
+        made[str(line["uuid"])] = made[before]  # after a new line: what that one copied
+    else:
+        made[str(line["uuid"])] = (
+            previous is not None and "parentUuid" in previous,
+            (previous or {}).get("parentUuid"),
+        )
     return line
 
 
@@ -236,6 +519,6 @@ FORMAT: Final = Format(
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 
-load, dump, dumps, check = _FUNCTIONS.unpacked()
+_, dump, dumps, check = _FUNCTIONS.unpacked()
 
-__all__ = ["FORMAT", "NAME", "check", "dump", "dumps", "load"]
+__all__ = ["FORMAT", "NAME", "Branch", "branches", "check", "dump", "dumps", "load"]

@@ -1,0 +1,165 @@
+"""A session log as a tree: which lines are the branch the agent resumes.
+
+Claude Code (`uuid` / `parentUuid`) and pi v3 (`id` / `parentId`) link every line to the one
+before it on its branch; a rewind, an edited prompt or a sub-agent leaves other branches in
+the same file. `walk` finds the branch from a leaf (by default the last message line of the
+main conversation, in file order) back along the parent links to its root, and adds what
+completes a turn on it wherever it hangs: the other lines of an assistant message on it (one
+`message.id`), and the lines holding results of calls on it. A compaction boundary has no
+parent (its `logicalParentUuid` is not followed), so what came before it is off the branch.
+
+Every line off the branch is said once per run of lines, with the reason. Broken links (a
+parent that no line has, a cycle) end the walk where they are and are said; nothing here
+raises or loops forever.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Sequence
+from typing import Final, NamedTuple
+
+
+class Node(NamedTuple):
+    """What the walk needs of one line."""
+
+    number: int
+    """The 0-based line."""
+    uid: str
+    """Its own ID (`uuid`, pi's `id`)."""
+    parent: str | None
+    """Its parent's ID (`None`: a root)."""
+    message: bool
+    """Whether it is a message line (read into the conversation when on the branch)."""
+    sidechain: bool = False
+    """Whether it is a sub-agent's line (Claude Code's `isSidechain`)."""
+    boundary: bool = False
+    """Whether it is a compaction boundary."""
+    group: str | None = None
+    """The assistant message it is a part of (`message.id`), if any."""
+    calls: tuple[str, ...] = ()
+    """The IDs of the calls it holds."""
+    answers: tuple[str, ...] = ()
+    """The IDs of the calls it holds results of."""
+    timestamp: str | None = None
+    """When it was written, if it says."""
+
+
+class Walk(NamedTuple):
+    """The branch read, and what was said of the lines off it."""
+
+    on: frozenset[int]
+    """The lines on the branch."""
+    leaf: Node | None
+    """The line the branch ends with."""
+    off: tuple[tuple[int, int, str], ...]
+    """Runs of message lines off the branch: `(first, last, why)`."""
+    broken: tuple[tuple[int, str], ...]
+    """Broken links met on the way: `(line, what)`."""
+    sidechain_only: bool
+    """Whether the log has no main-conversation message line (a sub-agent's own log)."""
+
+
+SIDECHAIN: Final = "a sub-agent's lines (isSidechain)"
+BEFORE_COMPACTION: Final = "before a compaction boundary (no longer sent)"
+ABANDONED: Final = "another branch (a rewind or an edited prompt)"
+
+
+def is_tree(nodes: Sequence[Node], message_lines: int) -> bool:
+    """Whether a log reads as a tree: every message line has an ID of its own, and some line
+    names a parent (a log without parent links reads in file order)."""
+    return (
+        message_lines > 0
+        and sum(1 for node in nodes if node.message) == message_lines
+        and any(node.parent is not None for node in nodes)
+    )
+
+
+def walk(nodes: Sequence[Node], leaf: str | None = None) -> Walk:
+    """The branch ending at the line `leaf` (by its ID), or at the last message line of the
+    main conversation (else the last message line at all)."""
+    by_id: dict[str, Node] = {}
+    for each in nodes:
+        by_id.setdefault(each.uid, each)
+    messages = [each for each in nodes if each.message]
+    main = [each for each in messages if not each.sidechain]
+    end = by_id.get(leaf) if leaf is not None else (main[-1] if main else (messages[-1] if messages else None))
+    on: set[int] = set()
+    broken: list[tuple[int, str]] = []
+    stopped_at_boundary = -1
+    seen: set[str] = set()
+    node: Node | None = end
+    while node is not None:
+        if node.uid in seen:
+            broken.append((node.number, f"line {node.number + 1}'s parent links make a cycle; the walk stops there"))
+            break
+        seen.add(node.uid)
+        on.add(node.number)
+        if node.boundary:
+            stopped_at_boundary = node.number
+        if node.parent is None:
+            break
+        parent = by_id.get(node.parent)
+        if parent is None:
+            broken.append((node.number, f"line {node.number + 1}'s parent {node.parent!r} is no line of this log"))
+        node = parent
+    _complete_turns(nodes, on, end is not None and end.sidechain)
+    on_messages = sorted(node.number for node in messages if node.number in on)
+    off: list[tuple[int, int, str]] = []
+    for message in messages:
+        if message.number in on:
+            continue
+        why = (
+            SIDECHAIN if message.sidechain else BEFORE_COMPACTION if message.number < stopped_at_boundary else ABANDONED
+        )
+        if off and off[-1][2] == why and _none_between(on_messages, off[-1][1], message.number):
+            off[-1] = (off[-1][0], message.number, why)
+        else:
+            off.append((message.number, message.number, why))
+    return Walk(frozenset(on), end, tuple(off), tuple(broken), bool(messages) and not main)
+
+
+def _complete_turns(nodes: Iterable[Node], on: set[int], sidechain: bool) -> None:
+    """Add the lines that complete a turn on the branch: the other lines of its assistant
+    messages, and the lines answering its calls (each wherever it hangs), from the branch's
+    own side (the main conversation's, or for a sub-agent's branch, the sidechain's)."""
+    groups: set[str] = set()
+    calls: set[str] = set()
+    for node in nodes:
+        if node.number in on:
+            if node.group is not None:
+                groups.add(node.group)
+            calls.update(node.calls)
+    changed = True
+    while changed:  # a line added may hold calls whose results are elsewhere too
+        changed = False
+        for node in nodes:
+            if node.number in on or not node.message or node.sidechain != sidechain:
+                continue
+            if (node.group is not None and node.group in groups) or any(answer in calls for answer in node.answers):
+                on.add(node.number)
+                calls.update(node.calls)
+                changed = True
+
+
+def _none_between(numbers: Sequence[int], last: int, number: int) -> bool:
+    """Whether none of the sorted `numbers` lies strictly between `last` and `number`."""
+    return bisect_right(numbers, last) == bisect_left(numbers, number)
+
+
+def leaves(nodes: Sequence[Node]) -> list[Node]:
+    """The message lines below which no message line hangs, in file order: the ends of the
+    log's branches (a sub-agent's included)."""
+    by_id: dict[str, Node] = {}
+    for node in nodes:
+        by_id.setdefault(node.uid, node)
+    above: set[str] = set()  # IDs of lines with a message line below them
+    for node in nodes:
+        if not node.message:
+            continue
+        parent = node.parent
+        while parent is not None and parent not in above:  # each line is marked once: linear
+            above.add(parent)
+            found = by_id.get(parent)
+            parent = None if found is None else found.parent
+    return [node for node in nodes if node.message and node.uid not in above]
