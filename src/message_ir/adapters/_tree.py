@@ -16,8 +16,13 @@ raises or loops forever.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Sequence
-from typing import Final, NamedTuple
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Final, NamedTuple, TypeVar
+
+import msgspec
+
+from message_ir.adapters._json import as_object, decode
+from message_ir.adapters._log import raw_lines
 
 
 class Node(NamedTuple):
@@ -163,3 +168,90 @@ def leaves(nodes: Sequence[Node]) -> list[Node]:
             found = by_id.get(parent)
             parent = None if found is None else found.parent
     return [node for node in nodes if node.message and node.uid not in above]
+
+
+Head = TypeVar("Head")
+
+
+def heads(
+    source: object,
+    values: Iterable[object],
+    decoder: Callable[[bytes], Head],
+    loose: Callable[[object], Head | None],
+) -> Iterator[Head | None]:
+    """Each line's head (what the tree needs of it): for a log given as text, decoded from the
+    line by `decoder` (a typed msgspec decoder's `decode`) without building the rest of its
+    value (a first pass); a line whose fields have unusual types, and every line of a log
+    given as parsed values, read by `loose`; `None` for a line that is not JSON (the reading
+    pass reports it)."""
+    if type(source) is bytes or type(source) is str:
+        data = source.encode("utf-8", "surrogatepass") if type(source) is str else source
+        assert type(data) is bytes
+        for raw in raw_lines(data):
+            try:
+                yield decoder(raw)
+            except msgspec.ValidationError:  # valid JSON, unusual types: read it loosely
+                yield loose(decode(raw))
+            except (msgspec.DecodeError, RecursionError):
+                yield None
+    else:
+        for value in values:
+            yield loose(value)
+
+
+class Keys(NamedTuple):
+    """A log's names for a line's own ID and its parent's."""
+
+    id: str
+    parent: str
+
+
+NodesOf = Callable[[object, Iterable[object]], tuple[list[Node], int]]
+"""A log's reader of its tree: `(source, line values) -> (nodes, message lines)`."""
+
+
+def link_new_lines(
+    written: list[object],
+    made: dict[str, tuple[bool, object]],
+    new_results: list[tuple[dict[str, object], str]],
+    keys: Keys,
+    nodes_of: NodesOf,
+) -> None:
+    """Link the new lines (`made`: each new line's ID -> whether it copied a parent link from
+    the line before it, and which) of a log that had message lines.
+
+    In a log without parent links, each new line keeps the link it copied (the log stays one
+    without a tree). In a tree, each new result line (`new_results`: the line, and the ID of
+    its call's line) goes on the live branch: its parent is its call's line, and the line of
+    the branch that hung from the call's line now hangs from it (several new results of calls
+    on one line hang one from the other)."""
+    new_lines: list[dict[str, object]] = []
+    old_values: list[object] = []
+    for value in written:
+        line = as_object(value)
+        uid = None if line is None else line.get(keys.id)
+        if line is not None and type(uid) is str and uid in made:
+            new_lines.append(line)
+        else:
+            old_values.append(value)
+    nodes, messages = nodes_of(None, old_values)
+    if not messages:
+        return  # every message line is new: each hangs from the line before it
+    if not is_tree(nodes, messages):
+        for line in new_lines:
+            had, copied = made[str(line[keys.id])]
+            if had:
+                line[keys.parent] = copied
+            else:
+                line.pop(keys.parent, None)
+        return
+    on = walk(nodes).on
+    tips: dict[str, str] = {}  # a call's line -> the last new line hung from it
+    for line, call_line in new_results:
+        line[keys.parent] = tips.get(call_line, call_line)
+        tips[call_line] = str(line[keys.id])
+    for node in nodes:
+        if node.parent is not None and node.number in on and node.parent in tips:
+            child = as_object(old_values[node.number])
+            assert child is not None  # a node is an object line
+            child[keys.parent] = tips.pop(node.parent)

@@ -20,7 +20,7 @@ holding a `tool_result` block, with the session's fields copied from the line be
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final, NamedTuple
 
 import msgspec
@@ -149,6 +149,7 @@ class _Head(msgspec.Struct):
 
 
 _HEAD: Final = msgspec.json.Decoder(_Head)
+_KEYS: Final = _tree.Keys("uuid", "parentUuid")
 
 
 def _head_of(value: object) -> _Head | None:
@@ -182,29 +183,11 @@ def _head_of(value: object) -> _Head | None:
     )
 
 
-def _heads(source: object, values: Iterable[object]) -> Iterator[_Head | None]:
-    """Each line's head: from the text without building its value (a first pass over a log
-    given as text), else from the parsed lines."""
-    if type(source) is bytes or type(source) is str:
-        data = source.encode("utf-8", "surrogatepass") if type(source) is str else source
-        assert type(data) is bytes
-        for raw in _log.raw_lines(data):
-            try:
-                yield _HEAD.decode(raw)
-            except msgspec.ValidationError:  # valid JSON, unusual types: read it loosely
-                yield _head_of(_json.decode(raw))
-            except (msgspec.DecodeError, RecursionError):
-                yield None  # the reading pass reports the line
-    else:
-        for value in values:
-            yield _head_of(value)
-
-
 def _nodes(source: object, values: Iterable[object]) -> tuple[list[_tree.Node], int]:
     """The tree's nodes (the lines with an ID of their own), and the number of message lines."""
     nodes: list[_tree.Node] = []
     messages = 0
-    for number, head in enumerate(_heads(source, values)):
+    for number, head in enumerate(_tree.heads(source, values, _HEAD.decode, _head_of)):
         if head is None:
             continue
         is_message = head.type in _MESSAGE_TYPES
@@ -360,53 +343,8 @@ def _dump(conversation: Conversation) -> list[object]:
         placement.add(lines)
     every_line = placement.lines(_log.kept_lines(conversation.meta, NAME) if own else [])
     if made and own:
-        _link_new_lines(every_line, made, new_results)
+        _tree.link_new_lines(every_line, made, new_results, _KEYS, _nodes)
     return every_line
-
-
-def _link_new_lines(
-    written: list[object],
-    made: dict[str, tuple[bool, object]],
-    new_results: list[tuple[dict[str, object], str]],
-) -> None:
-    """Link the new lines of a log that had message lines: in a log without parent links, each keeps
-    the `parentUuid` it copied (the log stays one without a tree); in a tree, each new result
-    line goes on the live branch: its parent is its call's line, and the line of the branch
-    that hung from the call's line now hangs from it (several new results of calls on one line
-    hang one from the other)."""
-    new_lines: list[dict[str, object]] = []
-    old_values: list[object] = []
-    for value in written:
-        line = as_object(value)
-        uid = None if line is None else line.get("uuid")
-        if line is not None and type(uid) is str and uid in made:
-            new_lines.append(line)
-        else:
-            old_values.append(value)
-    nodes, messages = _nodes(None, old_values)
-    if not messages:
-        return  # every message line is new: each hangs from the line before it
-    if not _tree.is_tree(nodes, messages):
-        for line in new_lines:
-            had, copied = made[str(line["uuid"])]
-            if had:
-                line["parentUuid"] = copied
-            else:
-                line.pop("parentUuid", None)
-        return
-    on = _tree.walk(nodes).on
-    tips: dict[str, str] = {}  # a call's line -> the last new line hung from it
-    for line, call_line in new_results:
-        line["parentUuid"] = tips.get(call_line, call_line)
-        uid = line.get("uuid")
-        assert type(uid) is str  # `_new_envelope` made one
-        tips[call_line] = uid
-    for node in nodes:
-        tip = None if node.parent is None else tips.pop(node.parent, None)
-        if tip is not None and node.number in on:
-            child = as_object(old_values[node.number])
-            assert child is not None  # a node is an object line
-            child["parentUuid"] = tip
 
 
 def _assistant_lines(
