@@ -66,6 +66,8 @@ class _Arguments(argparse.Namespace):
     check: bool
     literal: list[str]
     pattern: list[str]
+    branch: str | None
+    all_branches: bool
 
 
 class _FileReport(msgspec.Struct, frozen=True):
@@ -265,6 +267,16 @@ def _parser() -> argparse.ArgumentParser:
         "--example", action="append", default=list[str](), metavar="NAME", help="check a shipped example"
     )
     validate.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    branch = validate.add_mutually_exclusive_group()
+    branch.add_argument(
+        "--branch",
+        metavar="LEAF",
+        help="in a log whose lines form a tree, check the branch ending at the line with this ID"
+        " (default: the branch the agent resumes)",
+    )
+    branch.add_argument(
+        "--all-branches", action="store_true", help="in a log whose lines form a tree, check every branch"
+    )
     validate.add_argument("--jsonl", action="store_true", help="read every input as JSON Lines")
     validate.add_argument(
         "--max-diagnostics",
@@ -524,6 +536,9 @@ def _validate(parser: argparse.ArgumentParser, arguments: _Arguments) -> int:
         sources.append((full_name, jsonl, _check_example(full_name, jsonl)))
     for path in paths:
         jsonl = _is_jsonl(path, arguments.jsonl)
+        if arguments.branch is not None or arguments.all_branches:
+            sources.extend(_branch_sources(path, jsonl, arguments))
+            continue
         lines = _line_based(jsonl, arguments.source_format)
         sources.append((_shown(path), lines, _check_path(path, jsonl, arguments.source_format)))
     cap = arguments.max_diagnostics
@@ -551,6 +566,28 @@ def _validate(parser: argparse.ArgumentParser, arguments: _Arguments) -> int:
     if not text:
         _out(msgspec.json.format(msgspec.json.encode(reports).decode(), indent=2))
     return EXIT_INVALID if total else EXIT_VALID
+
+
+def _branch_sources(path: str, jsonl: bool, arguments: _Arguments) -> list[tuple[str, bool, Iterator[Diagnostic]]]:
+    """`validate --branch` / `--all-branches` of one file: the branches to check, each named."""
+    data, _ = _read(path)
+    adapter = _source_format(data, arguments.source_format, jsonl)
+    trees = None if adapter is None else FORMATS[adapter].trees
+    if trees is None:
+        kinds = ", ".join(declared.cli_name for declared in FORMATS.values() if declared.trees is not None)
+        raise _Unreadable(f"{_shown(path)}: --branch and --all-branches read a log whose lines form a tree ({kinds})")
+    if arguments.branch is not None:
+        try:
+            trees.load(data, arguments.branch)
+        except ValueError as error:
+            raise _Unreadable(f"{_shown(path)}: {error}") from None
+        except FormatError:
+            pass  # `check` says why
+        return [(_shown(path), True, iter(trees.check(data, arguments.branch)))]
+    found = trees.branches(data)
+    if not found:
+        return [(_shown(path), True, iter(trees.check(data, None)))]
+    return [(f"{_shown(path)} (branch {branch.leaf})", True, iter(trees.check(data, branch.leaf))) for branch in found]
 
 
 def _line_based(jsonl: bool, source_format: str | None) -> bool:

@@ -5,6 +5,8 @@ changed only where a test says (a branch appended, a parent link edited)."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import msgspec
@@ -105,7 +107,7 @@ def test_a_rewind_reads_the_new_branch_and_keeps_the_old_one() -> None:
 
 
 def test_a_leaf_no_line_has_is_a_value_error() -> None:
-    with pytest.raises(ValueError, match=r"^No line of this log has the uuid 'nope'$"):
+    with pytest.raises(ValueError, match=r"^No line of this log has the ID 'nope'$"):
         claude_code.load(INLINE_SIDECHAIN.read_bytes(), leaf="nope")
 
 
@@ -193,3 +195,38 @@ def test_lines_with_unusual_types_are_read_loosely() -> None:
     assert claude_code.load(data).messages == claude_code.load(lines).messages
     with pytest.raises(FormatError):
         claude_code.branches(42)
+
+
+def run(*arguments: str) -> subprocess.CompletedProcess[str]:
+    completed = subprocess.run(
+        [sys.executable, "-m", "message_ir", *arguments], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert "Traceback" not in completed.stderr
+    return completed
+
+
+def test_validate_checks_one_branch_or_every_branch(tmp_path: Path) -> None:
+    lines = lines_of(INLINE_SIDECHAIN)
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(jsonl(with_rewind(lines_of(INLINE_SIDECHAIN), 1)))
+    assert run("validate", "--branch", "rewound-answer", str(path)).stdout == f"{path}: valid\n"
+    every = run("validate", "--all-branches", str(path))
+    assert every.returncode == 0
+    assert every.stdout.splitlines() == [
+        f"{path} (branch {lines[21]['uuid']}): valid",
+        f"{path} (branch {lines[39]['uuid']}): valid",
+        f"{path} (branch {lines[52]['uuid']}): valid",
+        f"{path} (branch rewound-answer): valid",
+    ]
+    missing = run("validate", "--branch", "nope", str(path))
+    assert (missing.returncode, missing.stderr) == (
+        2,
+        f"message-ir: error: {path}: No line of this log has the ID 'nope'\n",
+    )
+    chat = tmp_path / "chat.json"
+    chat.write_text(json.dumps([{"role": "user", "content": "hi"}]))
+    refused = run("validate", "--all-branches", str(chat))
+    assert refused.returncode == 2
+    assert refused.stderr == (
+        f"message-ir: error: {chat}: --branch and --all-branches read a log whose lines form a tree (claude-code, pi)\n"
+    )

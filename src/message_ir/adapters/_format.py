@@ -16,6 +16,7 @@ from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._functions import Functions
 from message_ir.adapters._ids import IdRule
 from message_ir.adapters._tools import ToolReader
+from message_ir.adapters._tree import Trees
 
 Source = bytes | str | object
 """What `load` and `check` take: JSON text, or the parsed value."""
@@ -63,6 +64,8 @@ class Format(NamedTuple):
     """Whether one record of it is one conversation (a dataset line `check-dataset` reads)."""
     fast_path: Callable[[bytes], bool] | None = None
     """A dataset line's fast check: `True` only when the careful one (`check`) finds nothing."""
+    trees: Trees | None = None
+    """For a log whose lines form a tree: `load` of any branch, `branches`, a branch's `check`."""
 
     @property
     def name(self) -> str:

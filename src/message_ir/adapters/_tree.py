@@ -17,12 +17,16 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Final, NamedTuple, TypeVar
+from typing import Final, NamedTuple, Protocol, TypeVar
 
 import msgspec
 
+from message_ir import Diagnostic
+from message_ir.adapters._checks import Rules, checked
+from message_ir.adapters._conversation import Conversation, Note
 from message_ir.adapters._json import as_object, decode
-from message_ir.adapters._log import raw_lines
+from message_ir.adapters._load_state import LoadState, Reader, read_source
+from message_ir.adapters._log import raw_lines, reading
 
 
 class Node(NamedTuple):
@@ -48,6 +52,9 @@ class Node(NamedTuple):
     """The IDs of the calls it holds results of."""
     timestamp: str | None = None
     """When it was written, if it says."""
+    keeps_from: str | None = None
+    """For pi's compaction entry: the ID of the first entry sent after its summary (those
+    before it on the branch are no longer sent)."""
 
 
 class Walk(NamedTuple):
@@ -93,6 +100,7 @@ def walk(nodes: Sequence[Node], leaf: str | None = None) -> Walk:
     broken: list[tuple[int, str]] = []
     stopped_at_boundary = -1
     seen: set[str] = set()
+    compaction: Node | None = None  # the compaction on the branch nearest its leaf
     node: Node | None = end
     while node is not None:
         if node.uid in seen:
@@ -102,12 +110,18 @@ def walk(nodes: Sequence[Node], leaf: str | None = None) -> Walk:
         on.add(node.number)
         if node.boundary:
             stopped_at_boundary = node.number
+        if node.keeps_from is not None and compaction is None:
+            compaction = node
         if node.parent is None:
             break
         parent = by_id.get(node.parent)
         if parent is None:
             broken.append((node.number, f"line {node.number + 1}'s parent {node.parent!r} is no line of this log"))
         node = parent
+    kept_from = None if compaction is None or compaction.keeps_from is None else by_id.get(compaction.keeps_from)
+    if kept_from is not None:  # what the compaction summarized is no longer sent
+        stopped_at_boundary = kept_from.number
+        on = {number for number in on if number >= kept_from.number}
     _complete_turns(nodes, on, end is not None and end.sidechain)
     on_messages = sorted(node.number for node in messages if node.number in on)
     off: list[tuple[int, int, str]] = []
@@ -255,3 +269,123 @@ def link_new_lines(
             child = as_object(old_values[node.number])
             assert child is not None  # a node is an object line
             child[keys.parent] = tips.pop(node.parent)
+
+
+def branch_lines(
+    state: LoadState, source: object, values: Iterable[object], leaf: str | None, nodes_of: NodesOf
+) -> frozenset[int] | None:
+    """The lines of the branch to read (ending at the line whose ID is `leaf`, else the one the
+    agent resumes), with a note on `state` for each run of message lines off it and each broken
+    link; `None` for a log that is no tree (read every line in order). `ValueError` for a
+    `leaf` no line has."""
+    nodes, messages = nodes_of(source, values)
+    if leaf is not None and not any(node.uid == leaf for node in nodes):
+        raise ValueError(f"No line of this log has the ID {leaf!r}")
+    if not is_tree(nodes, messages):
+        return None
+    branch = walk(nodes, leaf)
+    for first, last, why in branch.off:
+        lines = f"line {first + 1}" if first == last else f"lines {first + 1}-{last + 1}"
+        state.notes.append(
+            Note("OFF_BRANCH", None, f"$[{first}]", f"Message {lines} not on the resumed branch: {why}; kept as is")
+        )
+    for number, what in branch.broken:
+        state.notes.append(Note("BROKEN_PARENT_LINK", None, f"$[{number}]", what))
+    if branch.sidechain_only:
+        state.notes.append(
+            Note("SIDECHAIN_BRANCH", None, "$", "Every message line is a sub-agent's: the branch read is a sidechain")
+        )
+    return branch.on
+
+
+class Branch(NamedTuple):
+    """One branch of a session log: where it ends, when, and how long it is."""
+
+    leaf: str
+    """The ID of its last message line (`uuid`, pi's `id`: give it to `load(source, leaf=...)`)."""
+    line: int
+    """That line, 0-based."""
+    timestamp: str | None
+    """That line's `timestamp`, if it has one."""
+    messages: int
+    """How many message lines the branch has (the lines that complete its turns included)."""
+    sidechain: bool
+    """Whether it is a sub-agent's branch."""
+    resumed: bool
+    """Whether it is the branch the agent resumes (the one `load` reads by default)."""
+
+
+def branches(format: str, source: object, nodes_of: NodesOf) -> tuple[Branch, ...]:
+    """The branches of a log, in the file order of their last lines (empty for a log without
+    parent links). A line that only completes another branch's turn (a parallel call's
+    result hanging off its call) ends no branch of its own."""
+    _, values = reading(format, source, frozenset(), type(source) is bytes or type(source) is str)
+    nodes, messages = nodes_of(source, values)
+    if not is_tree(nodes, messages):
+        return ()
+    resumed = walk(nodes).leaf
+    walks = [(leaf, walk(nodes, leaf.uid)) for leaf in leaves(nodes)]
+    holding: dict[int, int] = {}  # line -> how many branches hold it
+    for _, walked in walks:
+        for number in walked.on:
+            holding[number] = holding.get(number, 0) + 1
+    found: list[Branch] = []
+    for leaf, walked in walks:
+        if holding[leaf.number] > 1:
+            continue
+        count = sum(1 for node in nodes if node.message and node.number in walked.on)
+        is_resumed = resumed is not None and leaf.number == resumed.number
+        found.append(Branch(leaf.uid, leaf.number, leaf.timestamp, count, leaf.sidechain, is_resumed))
+    return tuple(found)
+
+
+LeafReader = Callable[[object, frozenset[str], bool, "str | None"], LoadState]
+"""A tree log's pass over its source: a `Reader` that also takes the leaf to read to."""
+
+
+class LeafLoad(Protocol):
+    """`load` of a tree log: the branch the agent resumes, or the one ending at `leaf`."""
+
+    def __call__(self, source: bytes | str | object, leaf: str | None = None) -> Conversation: ...
+
+
+class Trees(NamedTuple):
+    """What a tree log's format adds to the four functions (its declaration's `trees`)."""
+
+    load: LeafLoad
+    """`load(source, leaf=None)`."""
+    branches: Callable[[object], tuple[Branch, ...]]
+    """`branches(source)`."""
+    check: Callable[[object, str | None], tuple[Diagnostic, ...]]
+    """`check` of the branch ending at a leaf (`None`: the resumed one); never raises."""
+
+
+def tree_functions(format: str, read: LeafReader, nodes_of: NodesOf, rules: Rules, resumed: str) -> Trees:
+    """`load`, `branches` and the branch `check` of a tree log (`resumed` says which branch
+    `load` reads by default, for its docstring)."""
+
+    def reader(leaf: str | None) -> Reader:
+        def read_to_leaf(value: object, avoid: frozenset[str], trusted: bool) -> LoadState:
+            return read(value, avoid, trusted, leaf)
+
+        return read_to_leaf
+
+    def load(source: bytes | str | object, leaf: str | None = None) -> Conversation:
+        conversation, _ = read_source(format, source, reader(leaf), lines=True)
+        return conversation
+
+    def check(source: object, leaf: str | None) -> tuple[Diagnostic, ...]:
+        return checked(format, source, lambda value: read_source(format, value, reader(leaf), lines=True), rules)
+
+    def found(source: object) -> tuple[Branch, ...]:
+        return branches(format, source, nodes_of)
+
+    load.__module__ = f"message_ir.adapters.{format}"
+    load.__qualname__ = load.__name__ = "load"
+    load.__doc__ = (
+        "The conversation in `source` (JSON Lines text, or a list of the lines' values): "
+        f"{resumed}, or the one ending at the line whose ID is `leaf`.\n\n"
+        "Raises `FormatError` for what is not such a log, `ValueError` for a `leaf` no line has; "
+        "never for broken linkage."
+    )
+    return Trees(load, found, check)

@@ -21,18 +21,18 @@ holding a `tool_result` block, with the session's fields copied from the line be
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Final, NamedTuple
+from typing import Final
 
 import msgspec
 
 import message_ir as ir
 from message_ir.adapters import _json, _log, _records, _tree, anthropic
 from message_ir.adapters._build import NO_META, object_raw
-from message_ir.adapters._conversation import Conversation, Note
+from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, log_words
 from message_ir.adapters._json import as_array, as_object
-from message_ir.adapters._load_state import LoadState, Reader, read_source
+from message_ir.adapters._load_state import LoadState
 
 NAME: Final = "claude_code"
 _PAYLOAD: Final = "message"
@@ -53,21 +53,9 @@ _SESSION_FIELDS: Final = (
 # --- load ---------------------------------------------------------------------------------
 
 
-def _reader(leaf: str | None) -> Reader:
-    """The pass over a log that reads the branch ending at the line `leaf` (see `_tree`)."""
-
-    def read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
-        return _read(source, avoid, trusted, leaf)
-
-    return read
-
-
 def _read(source: object, avoid: frozenset[str], trusted: bool, leaf: str | None = None) -> LoadState:
     state, values = _log.reading(NAME, source, avoid, trusted)
-    branch = _branch(source, values, leaf)
-    on = None if branch is None else branch.on
-    if branch is not None:
-        _tree_notes(state, branch)
+    on = _tree.branch_lines(state, source, values, leaf, _nodes)
     kept: list[object] = []
     assistants: dict[str, int] = {}  # message.id -> the IR index of its assistant message
     for number, path, value, line in _log.readable_lines(state, values):
@@ -223,82 +211,6 @@ def _nodes(source: object, values: Iterable[object]) -> tuple[list[_tree.Node], 
     return nodes, messages
 
 
-def _branch(source: object, values: Iterable[object], leaf: str | None) -> _tree.Walk | None:
-    """The branch to read (`None`: the log has no tree; read every line in order)."""
-    nodes, messages = _nodes(source, values)
-    if leaf is not None and not any(node.uid == leaf for node in nodes):
-        raise ValueError(f"No line of this log has the uuid {leaf!r}")
-    if not _tree.is_tree(nodes, messages):
-        return None
-    return _tree.walk(nodes, leaf)
-
-
-def _tree_notes(state: LoadState, branch: _tree.Walk) -> None:
-    for first, last, why in branch.off:
-        lines = f"line {first + 1}" if first == last else f"lines {first + 1}-{last + 1}"
-        state.notes.append(
-            Note("OFF_BRANCH", None, f"$[{first}]", f"Message {lines} not on the resumed branch: {why}; kept as is")
-        )
-    for number, what in branch.broken:
-        state.notes.append(Note("BROKEN_PARENT_LINK", None, f"$[{number}]", what))
-    if branch.sidechain_only:
-        state.notes.append(
-            Note("SIDECHAIN_BRANCH", None, "$", "Every message line is a sub-agent's: the branch read is a sidechain")
-        )
-
-
-class Branch(NamedTuple):
-    """One branch of a log: where it ends, when, and how long it is."""
-
-    leaf: str
-    """The `uuid` of its last message line (give it to `load(source, leaf=...)`)."""
-    line: int
-    """That line, 0-based."""
-    timestamp: str | None
-    """That line's `timestamp`, if it has one."""
-    messages: int
-    """How many message lines the branch has (the lines that complete its turns included)."""
-    sidechain: bool
-    """Whether it is a sub-agent's branch."""
-    resumed: bool
-    """Whether it is the branch Claude Code resumes (the one `load` reads by default)."""
-
-
-def branches(source: bytes | str | object) -> tuple[Branch, ...]:
-    """The branches of a Claude Code log, in the file order of their last lines (empty for a
-    log without `uuid` links); `FormatError` only for what is not JSON Lines at all."""
-    _, values = _log.reading(NAME, source, frozenset(), type(source) is bytes or type(source) is str)
-    nodes, messages = _nodes(source, values)
-    if not _tree.is_tree(nodes, messages):
-        return ()
-    resumed = _tree.walk(nodes).leaf
-    walks = [(leaf, _tree.walk(nodes, leaf.uid)) for leaf in _tree.leaves(nodes)]
-    holding: dict[int, int] = {}  # line -> how many branches hold it
-    for _, walked in walks:
-        for number in walked.on:
-            holding[number] = holding.get(number, 0) + 1
-    found: list[Branch] = []
-    for leaf, walked in walks:
-        if holding[leaf.number] > 1:
-            continue  # a line that completes a turn of another branch (a parallel call's result)
-        count = sum(1 for node in nodes if node.message and node.number in walked.on)
-        is_resumed = resumed is not None and leaf.number == resumed.number
-        found.append(Branch(leaf.uid, leaf.number, leaf.timestamp, count, leaf.sidechain, is_resumed))
-    return tuple(found)
-
-
-def load(source: bytes | str | object, leaf: str | None = None) -> Conversation:
-    """The conversation in `source` (JSON Lines text, or a list of the lines' values): the
-    branch Claude Code resumes, or the one ending at the line whose `uuid` is `leaf`.
-
-    Raises `FormatError` for what is not a Claude Code log, `ValueError` for a `leaf` no line
-    has; never for broken linkage."""
-    if leaf is None:
-        return _FUNCTIONS.load(source)
-    conversation, _ = read_source(NAME, source, _reader(leaf), lines=True)
-    return conversation
-
-
 # --- dump ---------------------------------------------------------------------------------
 
 
@@ -445,6 +357,7 @@ _WORDS: Final = log_words(
     "a Claude Code log",
     "Every problem Anthropic would answer with a 400 on resuming this session, and the IR's own",
 )
+_TREES: Final = _tree.tree_functions(NAME, _read, _nodes, anthropic.provider_rules, "the branch Claude Code resumes")
 _FUNCTIONS: Final = format_functions(NAME, _read, _dump, anthropic.provider_rules, _WORDS, json_lines=True)
 
 
@@ -454,9 +367,11 @@ FORMAT: Final = Format(
     recognize=Recognize(line=_recognizes_line),
     payload=anthropic.NAME,
     keeps_instructions=False,
+    trees=_TREES,
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 
 _, dump, dumps, check = _FUNCTIONS.unpacked()
+load, branches = _TREES.load, _TREES.branches
 
-__all__ = ["FORMAT", "NAME", "Branch", "branches", "check", "dump", "dumps", "load"]
+__all__ = ["FORMAT", "NAME", "branches", "check", "dump", "dumps", "load"]

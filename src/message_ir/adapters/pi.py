@@ -26,12 +26,13 @@ is written as pi writes one: a `message` line with a `toolResult` (`isError` tru
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final
 
 import msgspec
 
 import message_ir as ir
-from message_ir.adapters import _checks, _json, _load_state, _log, _records, _writing
+from message_ir.adapters import _checks, _json, _load_state, _log, _records, _tree, _writing
 from message_ir.adapters._build import meta_raw
 from message_ir.adapters._calls import BlockShape, read_block, written_arguments
 from message_ir.adapters._conversation import Conversation
@@ -56,13 +57,14 @@ TEXT_SEPARATOR: Final = "\n"
 # --- load ---------------------------------------------------------------------------------
 
 
-def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
+def _read(source: object, avoid: frozenset[str], trusted: bool, leaf: str | None = None) -> LoadState:
     state, values = _log.reading(NAME, source, avoid, trusted)
+    on = _tree.branch_lines(state, source, values, leaf, _nodes)
     kept: list[object] = []
     for number, path, value, line in _log.readable_lines(state, values):
         message = None if line is None or line.get("type") != "message" else as_object(line.get(_PAYLOAD))
         role = None if message is None else message.get("role")
-        if line is None or message is None or role not in ("user", "assistant", "toolResult"):
+        if line is None or message is None or role not in _ROLES or (on is not None and number not in on):
             kept.append([number, value])
             continue
         start = len(state.messages)
@@ -79,6 +81,91 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
             _log.mark(state, start, NAME, number, _log.envelope(line, _PAYLOAD))
     state.container_meta = _log.kept_meta(state, kept)
     return state
+
+
+# --- the tree (pi's format v2 and later) ------------------------------------------------
+
+_ROLES: Final = ("user", "assistant", "toolResult")
+
+
+class _Part(msgspec.Struct):
+    type: str | None = None
+    id: str | None = None
+
+
+class _Message(msgspec.Struct):
+    role: str | None = None
+    toolCallId: str | None = None
+    content: list[_Part] | str | None = None
+
+
+class _Head(msgspec.Struct):
+    """What the tree needs of an entry; decoded in C, the rest of the line skipped."""
+
+    type: str | None = None
+    id: str | None = None
+    parentId: str | None = None
+    firstKeptEntryId: str | None = None
+    timestamp: str | None = None
+    message: _Message | None = None
+
+
+_HEAD: Final = msgspec.json.Decoder(_Head)
+_KEYS: Final = _tree.Keys("id", "parentId")
+
+
+def _head_of(value: object) -> _Head | None:
+    """The head of a parsed entry, any value (`None`: not an object); each field taken only
+    when it has its usual type, with exact type checks."""
+    line = as_object(value)
+    if line is None:
+        return None
+
+    def text(value: object) -> str | None:
+        return value if type(value) is str else None
+
+    message = as_object(line.get(_PAYLOAD))
+    head_message = None
+    if message is not None:
+        parts = [
+            _Part(text(part.get("type")), text(part.get("id")))
+            for part in (as_object(item) for item in as_array(message.get("content")) or [])
+            if part is not None
+        ]
+        head_message = _Message(text(message.get("role")), text(message.get("toolCallId")), parts)
+    return _Head(
+        text(line.get("type")),
+        text(line.get("id")),
+        text(line.get("parentId")),
+        text(line.get("firstKeptEntryId")),
+        text(line.get("timestamp")),
+        head_message,
+    )
+
+
+def _nodes(source: object, values: Iterable[object]) -> tuple[list[_tree.Node], int]:
+    """The tree's nodes (the entries with an `id`), and the number of message entries."""
+    nodes: list[_tree.Node] = []
+    messages = 0
+    for number, head in enumerate(_tree.heads(source, values, _HEAD.decode, _head_of)):
+        if head is None:
+            continue
+        message = head.message
+        is_message = head.type == "message" and message is not None and message.role in _ROLES
+        messages += is_message
+        if head.id is None:
+            continue
+        calls: tuple[str, ...] = ()
+        answers: tuple[str, ...] = ()
+        if is_message and message is not None:
+            if message.role == "assistant" and type(message.content) is list:
+                calls = tuple(part.id for part in message.content if part.type == "toolCall" and part.id is not None)
+            elif message.role == "toolResult" and message.toolCallId is not None:
+                answers = (message.toolCallId,)
+        keeps_from = head.firstKeptEntryId if head.type == "compaction" else None
+        node = _tree.Node(number, head.id, head.parentId, is_message, calls=calls, answers=answers)
+        nodes.append(node._replace(timestamp=head.timestamp, keeps_from=keeps_from))
+    return nodes, messages
 
 
 def _meta(info: _records.Info) -> msgspec.Raw:
@@ -180,6 +267,9 @@ def _dump(conversation: Conversation) -> list[object]:
     restore: dict[str, str] = {}
     previous: dict[str, object] | None = None
     last_time: object = None  # the `timestamp` of the latest pi message written
+    call_lines: dict[str, str] = {}  # IR call ID -> the `id` of the entry holding the call
+    new_results: list[tuple[dict[str, object], str]] = []  # a new result entry, its call's entry
+    made: dict[str, tuple[bool, object]] = {}  # each new entry's `id` -> the parent it copied, if any
     for message in conversation.messages:
         line, line_envelope = _log.line_of(message, NAME)
         info = _records.format_info(message.meta_json, NAME)
@@ -195,17 +285,42 @@ def _dump(conversation: Conversation) -> list[object]:
             payload = _dump_result(message, info, restore, last_time)
         if line_envelope is None:
             line = None
-            line_envelope = {"type": "message"}
-            if previous is not None and "timestamp" in previous:
-                line_envelope["timestamp"] = previous["timestamp"]
-            line_envelope[_PAYLOAD] = None
+            line_envelope = _new_envelope(previous, message.id, made)
         written = _log.filled(line_envelope, _PAYLOAD, payload)
+        entry_id = written.get("id")
+        if type(message) is ir.AssistantMessage and type(entry_id) is str:
+            call_lines.update((block.id, entry_id) for block in message.content if type(block) is ir.ToolCall)
+        call_line = call_lines.get(message.tool_call_id) if type(message) is ir.ToolResultMessage else None
+        if line is None and call_line is not None:
+            new_results.append((written, call_line))
         previous = written
         time = payload.get("timestamp")
         if time is not None:
             last_time = time
         placement.add([(line, written)])
-    return placement.lines(_log.kept_lines(conversation.meta, NAME) if own else [])
+    every_line = placement.lines(_log.kept_lines(conversation.meta, NAME) if own else [])
+    if made and own:
+        _tree.link_new_lines(every_line, made, new_results, _KEYS, _nodes)
+    return every_line
+
+
+def _new_envelope(
+    previous: dict[str, object] | None, message_id: str, made: dict[str, tuple[bool, object]]
+) -> dict[str, object]:
+    """The fields of an entry pi would write for a new message after `previous`: in a session
+    whose entries have an `id` (format v2 and later), a new `id` and `parentId` the entry before
+    (recorded in `made`; `_tree.link_new_lines` puts a new result on the live branch)."""
+    line: dict[str, object] = {"type": "message"}
+    before = None if previous is None else previous.get("id")
+    if type(before) is str:
+        line["id"] = _log.new_uuid(NAME, before, message_id).replace("-", "")[:8]
+        line["parentId"] = before
+        copied = made.get(before, (previous is not None and "parentId" in previous, (previous or {}).get("parentId")))
+        made[str(line["id"])] = copied
+    if previous is not None and "timestamp" in previous:
+        line["timestamp"] = previous["timestamp"]
+    line[_PAYLOAD] = None
+    return line
 
 
 def _dump_assistant(message: ir.AssistantMessage, info: _records.Info, restore: dict[str, str]) -> dict[str, object]:
@@ -256,6 +371,9 @@ _WORDS: Final = log_words(
     "a pi session log",
     "The IR's diagnostics of the session and arguments that are not an object",
 )
+_TREES: Final = _tree.tree_functions(
+    NAME, _read, _nodes, _checks.no_rules, "the branch pi resumes (its last message entry's)"
+)
 _FUNCTIONS: Final = format_functions(NAME, _read, _dump, _checks.no_rules, _WORDS, json_lines=True)
 
 
@@ -265,9 +383,11 @@ FORMAT: Final = Format(
     recognize=Recognize(line=_recognizes_line),
     raw_arguments="arguments",
     keeps_instructions=False,
+    trees=_TREES,
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 
-load, dump, dumps, check = _FUNCTIONS.unpacked()
+_, dump, dumps, check = _FUNCTIONS.unpacked()
+load, branches = _TREES.load, _TREES.branches
 
-__all__ = ["FORMAT", "NAME", "check", "dump", "dumps", "load"]
+__all__ = ["FORMAT", "NAME", "branches", "check", "dump", "dumps", "load"]
