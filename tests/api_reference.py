@@ -11,7 +11,14 @@ import re
 from pathlib import Path
 from types import ModuleType
 
-MODULES = ("message_ir", "message_ir.adapters", "message_ir.datasets", "message_ir.datasets.dask", "message_ir.redact")
+MODULES = (
+    "message_ir",
+    "message_ir.adapters",
+    "message_ir.datasets",
+    "message_ir.datasets.dask",
+    "message_ir.redact",
+    "message_ir.usage",
+)
 _ROW = re.compile(r"^\| `(\w+)` \| (.*) \|$", re.MULTILINE)
 _SECTION = re.compile(r"^### `(message_ir[\w.]*)`$", re.MULTILINE)
 

@@ -29,11 +29,12 @@ from message_ir._repair import Fix, repair_transcript
 from message_ir._safe_write import FileStamp, WriteFailed, stamp, write_file
 from message_ir._schema import transcript_schema
 from message_ir._untyped import standard_streams
-from message_ir.adapters import FORMATS, FormatError, convert, detect
+from message_ir.adapters import FORMATS, Call, FormatError, LogFile, convert, detect
 from message_ir.adapters._load_state import source_index
 from message_ir.adapters._surrogates import replaced as replaced_surrogates
 from message_ir.datasets import CHECKERS, DEFAULT_FORMAT, check_dataset
 from message_ir.redact import RULES, literal_rule, pattern_rule, redact_file_bytes
+from message_ir.usage import By, Row, calls, read_prices, summarize
 
 EXIT_VALID: Final = 0
 EXIT_INVALID: Final = 1
@@ -68,6 +69,8 @@ class _Arguments(argparse.Namespace):
     pattern: list[str]
     branch: str | None
     all_branches: bool
+    by: str
+    prices: str | None
 
 
 class _FileReport(msgspec.Struct, frozen=True):
@@ -229,6 +232,8 @@ def _run(argv: Sequence[str] | None) -> int:
             return _check_dataset(arguments)
         if arguments.command == "redact":
             return _redact(arguments)
+        if arguments.command == "usage":
+            return _usage(arguments)
         if arguments.command == "formats":
             width = max(len(declared.cli_name) for declared in FORMATS.values()) + 2
             for declared in FORMATS.values():
@@ -358,6 +363,24 @@ def _parser() -> argparse.ArgumentParser:
     redaction.add_argument("--jsonl", action="store_true", help="read FILE as JSON Lines")
     redaction.add_argument("--format", choices=("text", "json"), default="text", help="report format (default: text)")
     _format_option(redaction, "--from", "the input's format (default: detected)")
+    usage = commands.add_parser(
+        "usage",
+        help="sum the tokens session logs used, per session, model or day",
+        description=(
+            "Sum the input, output, cache-read and cache-write tokens of every API call in session logs"
+            " (each call counted once), read a line at a time. Costs come only from --prices."
+        ),
+    )
+    usage.add_argument("paths", nargs="+", metavar="FILE", help="a session log")
+    usage.add_argument("--by", choices=("model", "session", "day"), default="model", help="rows (default: model)")
+    usage.add_argument(
+        "--prices",
+        metavar="FILE",
+        help='a JSON price table: {"MODEL": {"input": N, "output": N, "cache_read": N, "cache_write": N}},'
+        " per million tokens",
+    )
+    usage.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    _format_option(usage, "--from", "the logs' format (default: detected)")
     commands.add_parser("formats", help="list the formats --from and --to take")
 
     commands.add_parser("examples", help="list the shipped example transcripts")
@@ -494,6 +517,66 @@ def _redact(arguments: _Arguments) -> int:
         if not arguments.check:
             _write(arguments.output, redacted.data, read_as)
     return EXIT_INVALID if arguments.check and found_any else EXIT_VALID
+
+
+def _usage(arguments: _Arguments) -> int:
+    prices = None
+    if arguments.prices is not None:
+        data, _ = _read(arguments.prices)
+        try:
+            prices = read_prices(data)
+        except ValueError as error:
+            raise _Unreadable(f"{_shown(arguments.prices)}: {error}") from None
+    found: list[Call] = []
+    for path in arguments.paths:
+        adapter = arguments.source_format or _detected_log(path)
+        if adapter is None or FORMATS[adapter].usage is None:
+            known = ", ".join(each.cli_name for each in FORMATS.values() if each.usage is not None)
+            raise _Unreadable(f"{_shown(path)}: not a session log that records token usage ({known})")
+        try:
+            found.extend(calls(LogFile(path), adapter))
+        except OSError as error:
+            raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
+        except FormatError as error:
+            raise _Unreadable(f"{_shown(path)}: not {_cli_name(adapter)} data: {error}") from None
+    by: By = "session" if arguments.by == "session" else "day" if arguments.by == "day" else "model"
+    summary = summarize(found, by, prices)
+    if arguments.format == "json":
+        _out(msgspec.json.format(msgspec.json.encode(summary).decode(), indent=2))
+        return EXIT_VALID
+    priced = prices is not None
+    header: tuple[str, ...] = ("calls", "input", "output", "cache read", "cache write")
+    if priced:
+        header = (*header, "cost")
+    table: list[tuple[str, ...]] = [(by, *header)]
+    table.extend((row.key, *_usage_cells(row, priced)) for row in (*summary.rows, summary.total))
+    widths = [max(len(cells[column]) for cells in table) for column in range(len(header) + 1)]
+    for cells in table:
+        placed = [
+            cells[0].ljust(widths[0]),
+            *(cell.rjust(width) for cell, width in zip(cells[1:], widths[1:], strict=True)),
+        ]
+        _out("  ".join(placed).rstrip())
+    if summary.unpriced:
+        _err(f"message-ir: no price for {', '.join(summary.unpriced)}: their rows have no cost")
+    return EXIT_VALID
+
+
+def _usage_cells(row: Row, priced: bool) -> tuple[str, ...]:
+    counts = (row.calls, row.input, row.output, row.cache_read, row.cache_write)
+    cost = () if not priced else ("-" if row.cost is None else f"{row.cost:,.4f}",)
+    return (*(f"{count:,}" for count in counts), *cost)
+
+
+def _detected_log(path: str) -> str | None:
+    """The format of the log at `path`, told from its first lines (a JSON file: from all of it)."""
+    try:
+        with open(path, "rb") as stream:
+            if not path.endswith(".jsonl"):
+                return detect(stream.read())
+            return _log_format(b"".join(stream.readlines(BATCH_BYTES)))
+    except OSError as error:
+        raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
 
 
 def _plural(count: int, word: str) -> str:

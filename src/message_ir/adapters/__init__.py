@@ -11,22 +11,29 @@ from message_ir.adapters._convert import convert
 from message_ir.adapters._detect import detect
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._ids import IdRule
+from message_ir.adapters._log_file import LogFile
 from message_ir.adapters._registry import FORMATS, FormatName
 from message_ir.adapters._tools import ToolDeclaration, ToolReader, check_tool_calls, tool_declaration
+from message_ir.adapters._tree import Branch, Trees
+from message_ir.adapters._usage import Call
 
 __all__ = [
     "FORMATS",
+    "Branch",
+    "Call",
     "Conversation",
     "Format",
     "FormatError",
     "FormatName",
     "IdRule",
     "Instruction",
+    "LogFile",
     "Note",
     "NoteCode",
     "Recognize",
     "ToolDeclaration",
     "ToolReader",
+    "Trees",
     "check_tool_calls",
     "convert",
     "detect",

@@ -17,6 +17,7 @@ from message_ir.adapters._functions import Functions
 from message_ir.adapters._ids import IdRule
 from message_ir.adapters._tools import ToolReader
 from message_ir.adapters._tree import Trees
+from message_ir.adapters._usage import UsageReader
 
 Source = bytes | str | object
 """What `load` and `check` take: JSON text, or the parsed value."""
@@ -64,6 +65,8 @@ class Format(NamedTuple):
     """Whether one record of it is one conversation (a dataset line `check-dataset` reads)."""
     fast_path: Callable[[bytes], bool] | None = None
     """A dataset line's fast check: `True` only when the careful one (`check`) finds nothing."""
+    usage: UsageReader | None = None
+    """For a session log: its API calls and the tokens each used (`message_ir.usage`)."""
     trees: Trees | None = None
     """For a log whose lines form a tree: `load` of any branch, `branches`, a branch's `check`."""
 

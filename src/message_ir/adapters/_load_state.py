@@ -23,6 +23,7 @@ from message_ir import (
 from message_ir.adapters import _tools
 from message_ir.adapters._conversation import Conversation, FormatError, Instruction, Note
 from message_ir.adapters._json import Unparsable, as_array, as_object, decode, json_input, kind, parse
+from message_ir.adapters._log_file import LogFile
 from message_ir.adapters._records import split_record
 
 _FIRST_INDEX: Final = re.compile(r"\[(\d+)\]")
@@ -313,6 +314,9 @@ def read_source(format: str, source: object, read: Reader, *, lines: bool = Fals
     """`load` of any format: parse text (then trusted: msgspec's values follow the JSON rule),
     read it, and read it again avoiding every source call ID when a renamed reused ID met one
     that the source uses later. A log's text (`lines`) is left to its reader, line by line."""
+    if type(source) is LogFile and not lines:
+        with open(source.path, "rb") as stream:
+            source = stream.read()
     trusted = type(source) is bytes or type(source) is str
     if trusted and not lines:
         assert type(source) is bytes or type(source) is str

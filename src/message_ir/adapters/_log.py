@@ -30,6 +30,7 @@ from message_ir.adapters._build import object_raw
 from message_ir.adapters._conversation import FormatError
 from message_ir.adapters._json import Unparsable, as_array, as_object, decode, encode, json_input, parse
 from message_ir.adapters._load_state import LoadState
+from message_ir.adapters._log_file import LogFile, file_lines, raw_lines
 from message_ir.adapters._records import Info, format_info, frozen_info
 
 Lines = list[tuple[int | None, object]]
@@ -50,7 +51,10 @@ def read_lines(state: LoadState, source: object) -> Iterable[object]:
         data = source.encode("utf-8", "surrogatepass") if type(source) is str else source
         assert type(data) is bytes
         state.trusted = True
-        return _parsed_lines(state, data)
+        return _parsed_lines(state, raw_lines(data))
+    if type(source) is LogFile:
+        state.trusted = True
+        return _parsed_lines(state, file_lines(source.path))
     items = as_array(source)
     if items is None and type(source) is tuple:
         items = list(source)
@@ -69,6 +73,16 @@ def reading(format: str, source: object, avoid: frozenset[str], trusted: bool) -
     return state, read_lines(state, source)
 
 
+def objects(format: str, source: object) -> Iterator[tuple[int, dict[str, object]]]:
+    """Each line of a log that is a JSON object, with its 0-based number, read one at a time
+    (a line that is not JSON or no object is passed over: `check` reports it)."""
+    _, values = reading(format, source, frozenset(), type(source) in (bytes, str, LogFile))
+    for number, value in enumerate(values):
+        line = as_object(value)
+        if line is not None:
+            yield number, line
+
+
 def readable_lines(
     state: LoadState, values: Iterable[object]
 ) -> Iterator[tuple[int, str, object, dict[str, object] | None]]:
@@ -82,26 +96,8 @@ def readable_lines(
             yield number, path, value, as_object(value)
 
 
-def raw_lines(data: bytes) -> Iterator[bytes]:
-    """The lines of JSON Lines bytes, numbered as `read_lines` numbers them (a final newline
-    ends the last line; it starts none)."""
-    start, size = 0, len(data)
-    while start < size:
-        end = data.find(b"\n", start)
-        if end < 0:
-            end = size
-        yield data[start:end]
-        start = end + 1
-
-
-def _parsed_lines(state: LoadState, data: bytes) -> Iterator[object]:
-    start, number, size = 0, 0, len(data)
-    while start < size:
-        end = data.find(b"\n", start)
-        if end < 0:
-            end = size
-        line = data[start:end]
-        start = end + 1
+def _parsed_lines(state: LoadState, lines: Iterable[bytes]) -> Iterator[object]:
+    for number, line in enumerate(lines):
         if not line.strip():
             state.problems.append(
                 Diagnostic("BAD_FORMAT", number, f"$[{number}]", "Expected a JSON value, got an empty line")
@@ -114,7 +110,6 @@ def _parsed_lines(state: LoadState, data: bytes) -> Iterator[object]:
                 found = error.diagnostic
                 state.problems.append(Diagnostic(found.code, number, f"$[{number}]", found.message))
                 yield None
-        number += 1
 
 
 def envelope(line: dict[str, object], key: str) -> dict[str, object]:

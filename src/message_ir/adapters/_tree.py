@@ -26,7 +26,8 @@ from message_ir.adapters._checks import Rules, checked
 from message_ir.adapters._conversation import Conversation, Note
 from message_ir.adapters._json import as_object, decode
 from message_ir.adapters._load_state import LoadState, Reader, read_source
-from message_ir.adapters._log import raw_lines, reading
+from message_ir.adapters._log import reading
+from message_ir.adapters._log_file import LogFile, file_lines, raw_lines
 
 
 class Node(NamedTuple):
@@ -198,10 +199,14 @@ def heads(
     value (a first pass); a line whose fields have unusual types, and every line of a log
     given as parsed values, read by `loose`; `None` for a line that is not JSON (the reading
     pass reports it)."""
-    if type(source) is bytes or type(source) is str:
-        data = source.encode("utf-8", "surrogatepass") if type(source) is str else source
-        assert type(data) is bytes
-        for raw in raw_lines(data):
+    if type(source) is bytes or type(source) is str or type(source) is LogFile:
+        if type(source) is LogFile:
+            lines = file_lines(source.path)
+        else:
+            data = source.encode("utf-8", "surrogatepass") if type(source) is str else source
+            assert type(data) is bytes
+            lines = raw_lines(data)
+        for raw in lines:
             try:
                 yield decoder(raw)
             except msgspec.ValidationError:  # valid JSON, unusual types: read it loosely
@@ -319,7 +324,7 @@ def branches(format: str, source: object, nodes_of: NodesOf) -> tuple[Branch, ..
     """The branches of a log, in the file order of their last lines (empty for a log without
     parent links). A line that only completes another branch's turn (a parallel call's
     result hanging off its call) ends no branch of its own."""
-    _, values = reading(format, source, frozenset(), type(source) is bytes or type(source) is str)
+    _, values = reading(format, source, frozenset(), type(source) in (bytes, str, LogFile))
     nodes, messages = nodes_of(source, values)
     if not is_tree(nodes, messages):
         return ()

@@ -20,7 +20,7 @@ holding a `tool_result` block, with the session's fields copied from the line be
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
 import msgspec
@@ -33,6 +33,7 @@ from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, log_words
 from message_ir.adapters._json import as_array, as_object
 from message_ir.adapters._load_state import LoadState
+from message_ir.adapters._usage import Call, text, tokens
 
 NAME: Final = "claude_code"
 _PAYLOAD: Final = "message"
@@ -211,6 +212,34 @@ def _nodes(source: object, values: Iterable[object]) -> tuple[list[_tree.Node], 
     return nodes, messages
 
 
+# --- usage --------------------------------------------------------------------------------
+
+
+def _usage(source: object) -> Iterator[Call]:
+    """Each API call of the log, once: the lines of one `message.id` are one call, counted by
+    the usage of its last line (every line repeats the call's usage, which may still grow);
+    sub-agents' lines and other branches are calls too. Claude Code's own `<synthetic>`
+    messages (errors it wrote itself) are none."""
+    found: dict[str, Call] = {}
+    for number, line in _log.objects(NAME, source):
+        message = as_object(line.get(_PAYLOAD)) if line.get("type") == "assistant" else None
+        usage = None if message is None else as_object(message.get("usage"))
+        if message is None or usage is None or message.get("model") == "<synthetic>":
+            continue
+        key = text(message.get("id")) or text(line.get("requestId")) or text(line.get("uuid")) or f"line {number}"
+        found[key] = Call(
+            text(line.get("sessionId")),
+            text(message.get("model")),
+            text(line.get("timestamp")),
+            tokens(usage.get("input_tokens")),
+            tokens(usage.get("output_tokens")),
+            tokens(usage.get("cache_read_input_tokens")),
+            tokens(usage.get("cache_creation_input_tokens")),
+            number,
+        )
+    yield from found.values()  # in the order of each call's first line
+
+
 # --- dump ---------------------------------------------------------------------------------
 
 
@@ -368,6 +397,7 @@ FORMAT: Final = Format(
     payload=anthropic.NAME,
     keeps_instructions=False,
     trees=_TREES,
+    usage=_usage,
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 

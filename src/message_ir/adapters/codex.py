@@ -17,6 +17,7 @@ a `response_item` line with a `function_call_output` (or `custom_tool_call_outpu
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Final
 
 import message_ir as ir
@@ -26,6 +27,7 @@ from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, log_words
 from message_ir.adapters._json import as_object
 from message_ir.adapters._load_state import LoadState
+from message_ir.adapters._usage import Call, text, tokens
 
 NAME: Final = "codex"
 _PAYLOAD: Final = "payload"
@@ -45,6 +47,37 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
     run.close(state)
     state.container_meta = _log.kept_meta(state, kept)
     return state
+
+
+def _usage(source: object) -> Iterator[Call]:
+    """Each `token_count` event whose running total moved is one API call, counted by its
+    `last_token_usage` (Codex repeats the event, same totals, when only its rate limits
+    change); the model is the latest `turn_context`'s. OpenAI counts cached input inside
+    `input_tokens`: here it is `cache_read` only."""
+    session = model = None
+    total: object = None
+    for number, line in _log.objects(NAME, source):
+        payload = as_object(line.get(_PAYLOAD)) or {}
+        if line.get("type") == "session_meta":
+            session = text(payload.get("id"))
+        elif line.get("type") == "turn_context":
+            model = text(payload.get("model")) or model
+        info = as_object(payload.get("info")) if payload.get("type") == "token_count" else None
+        last = None if info is None else as_object(info.get("last_token_usage"))
+        if info is None or last is None or info.get("total_token_usage") == total:
+            continue
+        total = info.get("total_token_usage")
+        cached = tokens(last.get("cached_input_tokens"))
+        yield Call(
+            session,
+            model,
+            text(line.get("timestamp")),
+            max(tokens(last.get("input_tokens")) - cached, 0),
+            tokens(last.get("output_tokens")),
+            cached,
+            0,
+            number,
+        )
 
 
 def _dump(conversation: Conversation) -> list[object]:
@@ -97,6 +130,7 @@ FORMAT: Final = Format(
     id_rule=openai_responses.FORMAT.id_rule,  # a Codex rollout holds Responses items
     recognize=Recognize(line=_recognizes_line),
     payload=openai_responses.NAME,
+    usage=_usage,
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 

@@ -29,6 +29,7 @@ construction, since results live inside their calls. `message_index` is the inde
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Final
 
 import msgspec
@@ -43,6 +44,8 @@ from message_ir.adapters._functions import Words, format_functions
 from message_ir.adapters._ids import any_id
 from message_ir.adapters._json import as_array, as_object, encode
 from message_ir.adapters._load_state import LoadState
+from message_ir.adapters._log_file import LogFile
+from message_ir.adapters._usage import Call, text, tokens
 
 NAME: Final = "gemini_cli"
 _RECORD_KEYS: Final = ("type", "content", "toolCalls")
@@ -216,6 +219,37 @@ def _written_result(call_id: object, name: str, text: str, is_error: bool) -> li
     return [{"functionResponse": response}]
 
 
+# --- usage --------------------------------------------------------------------------------
+
+
+def _usage(source: object) -> Iterator[Call]:
+    """Each `gemini` record with `tokens` is one API call. Gemini counts cached input inside
+    `input`, and thinking apart from `output`: here cached input is `cache_read` only, and
+    `output` holds the thoughts too."""
+    if type(source) is LogFile:
+        with open(source.path, "rb") as stream:
+            source = stream.read()
+    recording = _load_state.parsed(NAME, source) if type(source) is bytes or type(source) is str else source
+    body = as_object(recording) or {}
+    session = text(body.get("sessionId"))
+    for index, item in enumerate(as_array(body.get("messages")) or []):
+        record = as_object(item) or {}
+        counts = as_object(record.get("tokens")) if record.get("type") == "gemini" else None
+        if counts is None:
+            continue
+        cached = tokens(counts.get("cached"))
+        yield Call(
+            session,
+            text(record.get("model")),
+            text(record.get("timestamp")),
+            max(tokens(counts.get("input")) - cached, 0),
+            tokens(counts.get("output")) + tokens(counts.get("thoughts")),
+            cached,
+            0,
+            index,
+        )
+
+
 # --- dump ---------------------------------------------------------------------------------
 
 
@@ -380,6 +414,7 @@ FORMAT: Final = Format(
     payload=gemini.NAME,
     raw_arguments="args",
     keeps_instructions=False,
+    usage=_usage,
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 

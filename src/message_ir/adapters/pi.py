@@ -26,7 +26,7 @@ is written as pi writes one: a `message` line with a `toolResult` (`isError` tru
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Final
 
 import msgspec
@@ -41,6 +41,7 @@ from message_ir.adapters._functions import format_functions, log_words
 from message_ir.adapters._ids import any_id
 from message_ir.adapters._json import as_array, as_object
 from message_ir.adapters._load_state import LoadState
+from message_ir.adapters._usage import Call, text, tokens
 
 NAME: Final = "pi"
 _PAYLOAD: Final = "message"
@@ -258,6 +259,31 @@ def _result(state: LoadState, record: dict[str, object], path: str) -> None:
     state.add(state.answer(call_id, name, text, is_error, _meta(info), path), path)
 
 
+# --- usage --------------------------------------------------------------------------------
+
+
+def _usage(source: object) -> Iterator[Call]:
+    """Each assistant message entry with a `usage` is one API call (every branch counts)."""
+    session = None
+    for number, line in _log.objects(NAME, source):
+        if line.get("type") == "session":
+            session = text(line.get("id"))
+        message = as_object(line.get(_PAYLOAD)) if line.get("type") == "message" else None
+        usage = None if message is None or message.get("role") != "assistant" else as_object(message.get("usage"))
+        if message is None or usage is None:
+            continue
+        yield Call(
+            session,
+            text(message.get("model")),
+            text(line.get("timestamp")),
+            tokens(usage.get("input")),
+            tokens(usage.get("output")),
+            tokens(usage.get("cacheRead")),
+            tokens(usage.get("cacheWrite")),
+            number,
+        )
+
+
 # --- dump ---------------------------------------------------------------------------------
 
 
@@ -384,6 +410,7 @@ FORMAT: Final = Format(
     raw_arguments="arguments",
     keeps_instructions=False,
     trees=_TREES,
+    usage=_usage,
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 

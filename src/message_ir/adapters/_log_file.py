@@ -1,0 +1,39 @@
+"""A session log's lines as bytes: from bytes in memory, or from a file on disk one at a time."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+
+class LogFile:
+    """A session log on disk, read a line at a time: give `LogFile(path)` to a log format's
+    `load`, `check` or `message_ir.usage.calls` instead of its bytes, and the file is never
+    held whole (each pass over it opens it again; `OSError` when it cannot be read)."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = os.fspath(path)
+
+    def __repr__(self) -> str:
+        return f"LogFile({self.path!r})"
+
+
+def file_lines(path: str) -> Iterator[bytes]:
+    """The lines of the file at `path`, numbered as `raw_lines` numbers them, one at a time."""
+    with open(path, "rb") as stream:
+        for line in stream:
+            yield line[:-1] if line.endswith(b"\n") else line
+
+
+def raw_lines(data: bytes) -> Iterator[bytes]:
+    """The lines of JSON Lines bytes, numbered as `read_lines` numbers them (a final newline
+    ends the last line; it starts none)."""
+    start, size = 0, len(data)
+    while start < size:
+        end = data.find(b"\n", start)
+        if end < 0:
+            end = size
+        yield data[start:end]
+        start = end + 1
