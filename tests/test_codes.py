@@ -16,6 +16,7 @@ from message_ir.adapters import (
     _checks,
     anthropic,
     claude_code,
+    codex,
     convert,
     gemini,
     openai_chat,
@@ -154,6 +155,9 @@ DIAGNOSTIC_CASES: dict[str, Callable[[], list[str]]] = {
     ),
     "BAD_TOOL_DECLARATION": lambda: _codes(openai_chat.check(_weather_tools({"type": "nonsense"}))),
     "SCHEMA_CHECK_UNAVAILABLE": lambda: _codes(openai_chat.check(_gave_up())),
+    "LOG_RECORD_GAP": lambda: _codes(
+        codex.check([{"timestamp": "t", "ordinal": 0, "type": "x"}, {"timestamp": "t", "ordinal": 2, "type": "x"}])
+    ),
 }
 
 

@@ -570,6 +570,7 @@ def _usage_cells(row: Row, priced: bool) -> tuple[str, ...]:
 
 def _detected_log(path: str) -> str | None:
     """The format of the log at `path`, told from its first lines (a JSON file: from all of it)."""
+    _refuse_compressed(path)
     try:
         with open(path, "rb") as stream:
             if not path.endswith(".jsonl"):
@@ -715,6 +716,7 @@ def _check_path(path: str, jsonl: bool, source_format: str | None) -> Iterator[D
     if path == "-":
         yield from _check_bytes(_stdin_bytes(), jsonl, source_format)
         return
+    _refuse_compressed(path)
     try:
         with open(path, "rb") as stream:
             size = os.fstat(stream.fileno()).st_size
@@ -777,10 +779,20 @@ def _whole(stream: BinaryIO, progress: _Progress) -> bytes:
     return b"".join(chunks)
 
 
+def _refuse_compressed(path: str) -> None:
+    """Compressed files are not read: one line says how to read them."""
+    if path.endswith(".zst"):
+        raise _Unreadable(
+            f"{_shown(path)}: compressed with zstd (Codex compresses archived rollouts):"
+            " decompress it first, `zstd -d FILE`"
+        )
+
+
 def _read(path: str) -> tuple[bytes, FileStamp | None]:
     """A file's bytes, and its stamp as read (what a write over it later compares with)."""
     if path == "-":
         return _stdin_bytes(), None
+    _refuse_compressed(path)
     try:
         with open(path, "rb") as stream:
             data = stream.read()

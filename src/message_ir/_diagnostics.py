@@ -51,6 +51,7 @@ ProviderCode: TypeAlias = Literal[
     "ARGUMENTS_DO_NOT_MATCH_SCHEMA",
     "BAD_TOOL_DECLARATION",
     "SCHEMA_CHECK_UNAVAILABLE",
+    "LOG_RECORD_GAP",
 ]
 """Codes only the adapters (`message_ir.adapters`) give: a record that is not of its format
 (`BAD_FORMAT`), and the rules a provider enforces beyond the IR's own."""

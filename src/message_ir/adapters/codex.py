@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from typing import Final
 
 import message_ir as ir
-from message_ir.adapters import _log, _records, _writing, openai_responses
+from message_ir.adapters import _json, _log, _records, _writing, openai_responses
 from message_ir.adapters._conversation import Conversation, Instruction
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, log_words
@@ -37,7 +37,10 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
     state, values = _log.reading(NAME, source, avoid, trusted)
     kept: list[object] = []
     run = openai_responses.Run()
+    records = _Records()
     for number, path, value, line in _log.readable_lines(state, values):
+        if line is not None:
+            records.check(state, number, path, line)
         item = None if line is None or line.get("type") != "response_item" else as_object(line.get(_PAYLOAD))
         if line is None or item is None:
             kept.append([number, value])
@@ -78,6 +81,36 @@ def _usage(source: object) -> Iterator[Call]:
             0,
             number,
         )
+
+
+class _Records:
+    """The record numbers of a paginated rollout (`ordinal` on every line, from the first one
+    on): each one more than the one before, since Codex cannot resume past a gap."""
+
+    def __init__(self) -> None:
+        self.expected: int | None = None
+
+    def check(self, state: LoadState, number: int, path: str, line: dict[str, object]) -> None:
+        if "ordinal" not in line and self.expected is None:
+            return  # the single-file layout: no record numbers
+        ordinal = line.get("ordinal")
+        problem = None
+        if type(ordinal) is not int or ordinal < 0:
+            problem = f"Expected the record number (`ordinal`, an `int` of at least 0), got `{_json.kind(ordinal)}`"
+        elif self.expected is not None and ordinal > self.expected:
+            missing = ordinal - self.expected
+            problem = (
+                f"Record {ordinal} follows record {self.expected - 1}: {missing} record{'s' if missing > 1 else ''}"
+                " missing; Codex cannot resume past a gap"
+            )
+        elif self.expected is not None and ordinal < self.expected:
+            problem = f"Record {ordinal} comes again after record {self.expected - 1}; Codex cannot resume past it"
+        if problem is not None:
+            state.origins.extra.append(ir.Diagnostic("LOG_RECORD_GAP", number, path + ".ordinal", problem))
+        if type(ordinal) is int and ordinal >= 0 and (self.expected is None or ordinal >= self.expected):
+            self.expected = ordinal + 1
+        elif (type(ordinal) is not int or ordinal < 0) and self.expected is not None:
+            self.expected += 1  # a line without its number takes the next one's place
 
 
 def _dump(conversation: Conversation) -> list[object]:
