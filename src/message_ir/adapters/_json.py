@@ -9,7 +9,8 @@ decode returns `Any` and `type(x) is dict` narrows to `dict[Any, Any]`.
 
 from __future__ import annotations
 
-from typing import Final, cast
+from collections.abc import Callable, Mapping
+from typing import Final, TypeVar, cast
 
 import msgspec
 
@@ -18,6 +19,19 @@ from message_ir.adapters._surrogates import describe
 
 _decode: Final = msgspec.json.Decoder().decode
 _encode: Final = msgspec.json.Encoder().encode
+
+
+StructType = TypeVar("StructType", bound=msgspec.Struct)
+
+
+def renamed_decoder(base: type[StructType], rename: Mapping[str, str]) -> Callable[[bytes], StructType]:
+    """A decoder of JSON text into `base` whose fields are read under other JSON names
+    (`rename`: field -> key), for structs shared by formats that name the same thing
+    differently. A value of the wrong type raises `msgspec.ValidationError`, as any typed
+    decoder's does."""
+    fields = [(field.name, field.type, field.default) for field in msgspec.structs.fields(base)]
+    spelled = msgspec.defstruct(base.__name__, fields, bases=(base,), rename=dict(rename))  # a `base` itself
+    return cast("Callable[[bytes], StructType]", msgspec.json.Decoder(spelled).decode)
 
 
 class Unparsable(Exception):

@@ -16,15 +16,15 @@ raises or loops forever.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Final, NamedTuple, Protocol, TypeVar
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Final, NamedTuple, Protocol
 
 import msgspec
 
 from message_ir import Diagnostic
 from message_ir.adapters._checks import Rules, checked
 from message_ir.adapters._conversation import Conversation, Note
-from message_ir.adapters._json import as_object, decode
+from message_ir.adapters._json import as_array, as_object, decode
 from message_ir.adapters._load_state import LoadState, Reader, read_source
 from message_ir.adapters._log import reading
 from message_ir.adapters._log_file import LogFile, file_lines, raw_lines
@@ -185,20 +185,76 @@ def leaves(nodes: Sequence[Node]) -> list[Node]:
     return [node for node in nodes if node.message and node.uid not in above]
 
 
-Head = TypeVar("Head")
+class HeadBlock(msgspec.Struct):
+    """What the tree needs of a content block: its type, a call's ID, the call a result answers."""
+
+    type: str | None = None
+    id: str | None = None
+    tool_use_id: str | None = None
 
 
-def heads(
-    source: object,
-    values: Iterable[object],
-    decoder: Callable[[bytes], Head],
-    loose: Callable[[object], Head | None],
-) -> Iterator[Head | None]:
-    """Each line's head (what the tree needs of it): for a log given as text, decoded from the
-    line by `decoder` (a typed msgspec decoder's `decode`) without building the rest of its
-    value (a first pass); a line whose fields have unusual types, and every line of a log
-    given as parsed values, read by `loose`; `None` for a line that is not JSON (the reading
-    pass reports it)."""
+class HeadMessage(msgspec.Struct, rename={"tool_call_id": "toolCallId"}):
+    """What the tree needs of a line's message."""
+
+    id: str | None = None
+    role: str | None = None
+    tool_call_id: str | None = None
+    content: list[HeadBlock] | str | None = None
+
+
+class Head(msgspec.Struct):
+    """What the tree needs of a line, read under the names a log format gives its fields
+    (`Keys.names`, with `_json.renamed_decoder`); decoded in C, the rest of the line skipped."""
+
+    type: str | None = None
+    uid: str | None = None
+    parent: str | None = None
+    sidechain: bool | None = None
+    subtype: str | None = None
+    keeps_from: str | None = None
+    timestamp: str | None = None
+    message: HeadMessage | None = None
+
+
+def _text(value: object) -> str | None:
+    return value if type(value) is str else None
+
+
+def loose_head(value: object, names: Mapping[str, str], payload: str) -> Head | None:
+    """The head of a parsed line, any value (`None`: not an object), each field taken only when
+    it has its usual type, with exact type checks (a caller's value runs no code)."""
+    line = as_object(value)
+    if line is None:
+        return None
+    message = as_object(line.get(payload))
+    head_message = None
+    if message is not None:
+        blocks = [
+            HeadBlock(_text(block.get("type")), _text(block.get("id")), _text(block.get("tool_use_id")))
+            for block in (as_object(item) for item in as_array(message.get("content")) or [])
+            if block is not None
+        ]
+        head_message = HeadMessage(
+            _text(message.get("id")), _text(message.get("role")), _text(message.get("toolCallId")), blocks
+        )
+    sidechain = line.get(names.get("sidechain", "sidechain"))
+    return Head(
+        _text(line.get("type")),
+        _text(line.get(names["uid"])),
+        _text(line.get(names["parent"])),
+        sidechain if type(sidechain) is bool else None,
+        _text(line.get("subtype")),
+        _text(line.get(names.get("keeps_from", "keeps_from"))),
+        _text(line.get("timestamp")),
+        head_message,
+    )
+
+
+def heads(source: object, values: Iterable[object], keys: Keys) -> Iterator[Head | None]:
+    """Each line's head: for a log given as text or as a `LogFile`, decoded from the line by
+    the format's typed decoder without building the rest of its value (a first pass); a line
+    whose fields have unusual types, and every line of a log given as parsed values, read
+    loosely; `None` for a line that is not JSON (the reading pass reports it)."""
     if type(source) is bytes or type(source) is str or type(source) is LogFile:
         if type(source) is LogFile:
             lines = file_lines(source.path)
@@ -208,25 +264,72 @@ def heads(
             lines = raw_lines(data)
         for raw in lines:
             try:
-                yield decoder(raw)
+                yield keys.decoder(raw)
             except msgspec.ValidationError:  # valid JSON, unusual types: read it loosely
-                yield loose(decode(raw))
+                yield loose_head(decode(raw), keys.names, keys.payload)
             except (msgspec.DecodeError, RecursionError):
                 yield None
     else:
         for value in values:
-            yield loose(value)
+            yield loose_head(value, keys.names, keys.payload)
+
+
+class Facts(NamedTuple):
+    """What a log format says of one line's head (see `Node`)."""
+
+    message: bool
+    calls: tuple[str, ...] = ()
+    answers: tuple[str, ...] = ()
+    group: str | None = None
+    boundary: bool = False
+    keeps_from: str | None = None
+
+
+def read_nodes(source: object, values: Iterable[object], keys: Keys) -> tuple[list[Node], int]:
+    """The tree's nodes (the lines with an ID of their own), and the number of message lines."""
+    found: list[Node] = []
+    messages = 0
+    for number, head in enumerate(heads(source, values, keys)):
+        if head is None:
+            continue
+        facts = keys.facts(head)
+        messages += facts.message
+        if head.uid is not None:
+            found.append(
+                Node(
+                    number,
+                    head.uid,
+                    head.parent,
+                    facts.message,
+                    head.sidechain is True,
+                    facts.boundary,
+                    facts.group,
+                    facts.calls,
+                    facts.answers,
+                    head.timestamp,
+                    facts.keeps_from,
+                )
+            )
+    return found, messages
 
 
 class Keys(NamedTuple):
-    """A log's names for a line's own ID and its parent's."""
+    """How a log format writes its tree: its names for the fields of `Head` (`uid` and
+    `parent` at least), the key of a line's message, its typed decoder of heads, and what it
+    says of a line (`Facts`)."""
 
-    id: str
-    parent: str
+    names: Mapping[str, str]
+    payload: str
+    decoder: Callable[[bytes], Head]
+    facts: Callable[[Head], Facts]
 
+    @property
+    def id(self) -> str:
+        return self.names["uid"]
 
-NodesOf = Callable[[object, Iterable[object]], tuple[list[Node], int]]
-"""A log's reader of its tree: `(source, line values) -> (nodes, message lines)`."""
+    @property
+    def parent(self) -> str:
+        return self.names["parent"]
 
 
 def link_new_lines(
@@ -234,7 +337,6 @@ def link_new_lines(
     made: dict[str, tuple[bool, object]],
     new_results: list[tuple[dict[str, object], str]],
     keys: Keys,
-    nodes_of: NodesOf,
 ) -> None:
     """Link the new lines (`made`: each new line's ID -> whether it copied a parent link from
     the line before it, and which) of a log that had message lines.
@@ -253,10 +355,10 @@ def link_new_lines(
             new_lines.append(line)
         else:
             old_values.append(value)
-    nodes, messages = nodes_of(None, old_values)
+    tree_nodes, messages = read_nodes(None, old_values, keys)
     if not messages:
         return  # every message line is new: each hangs from the line before it
-    if not is_tree(nodes, messages):
+    if not is_tree(tree_nodes, messages):
         for line in new_lines:
             had, copied = made[str(line[keys.id])]
             if had:
@@ -264,12 +366,12 @@ def link_new_lines(
             else:
                 line.pop(keys.parent, None)
         return
-    on = walk(nodes).on
+    on = walk(tree_nodes).on
     tips: dict[str, str] = {}  # a call's line -> the last new line hung from it
     for line, call_line in new_results:
         line[keys.parent] = tips.get(call_line, call_line)
         tips[call_line] = str(line[keys.id])
-    for node in nodes:
+    for node in tree_nodes:
         if node.parent is not None and node.number in on and node.parent in tips:
             child = as_object(old_values[node.number])
             assert child is not None  # a node is an object line
@@ -277,13 +379,13 @@ def link_new_lines(
 
 
 def branch_lines(
-    state: LoadState, source: object, values: Iterable[object], leaf: str | None, nodes_of: NodesOf
+    state: LoadState, source: object, values: Iterable[object], leaf: str | None, keys: Keys
 ) -> frozenset[int] | None:
     """The lines of the branch to read (ending at the line whose ID is `leaf`, else the one the
     agent resumes), with a note on `state` for each run of message lines off it and each broken
     link; `None` for a log that is no tree (read every line in order). `ValueError` for a
     `leaf` no line has."""
-    nodes, messages = nodes_of(source, values)
+    nodes, messages = read_nodes(source, values, keys)
     if leaf is not None and not any(node.uid == leaf for node in nodes):
         raise ValueError(f"No line of this log has the ID {leaf!r}")
     if not is_tree(nodes, messages):
@@ -320,12 +422,12 @@ class Branch(NamedTuple):
     """Whether it is the branch the agent resumes (the one `load` reads by default)."""
 
 
-def branches(format: str, source: object, nodes_of: NodesOf) -> tuple[Branch, ...]:
+def branches(format: str, source: object, keys: Keys) -> tuple[Branch, ...]:
     """The branches of a log, in the file order of their last lines (empty for a log without
     parent links). A line that only completes another branch's turn (a parallel call's
     result hanging off its call) ends no branch of its own."""
     _, values = reading(format, source, frozenset(), type(source) in (bytes, str, LogFile))
-    nodes, messages = nodes_of(source, values)
+    nodes, messages = read_nodes(source, values, keys)
     if not is_tree(nodes, messages):
         return ()
     resumed = walk(nodes).leaf
@@ -365,7 +467,7 @@ class Trees(NamedTuple):
     """`check` of the branch ending at a leaf (`None`: the resumed one); never raises."""
 
 
-def tree_functions(format: str, read: LeafReader, nodes_of: NodesOf, rules: Rules, resumed: str) -> Trees:
+def tree_functions(format: str, read: LeafReader, keys: Keys, rules: Rules, resumed: str) -> Trees:
     """`load`, `branches` and the branch `check` of a tree log (`resumed` says which branch
     `load` reads by default, for its docstring)."""
 
@@ -383,7 +485,7 @@ def tree_functions(format: str, read: LeafReader, nodes_of: NodesOf, rules: Rule
         return checked(format, source, lambda value: read_source(format, value, reader(leaf), lines=True), rules)
 
     def found(source: object) -> tuple[Branch, ...]:
-        return branches(format, source, nodes_of)
+        return branches(format, source, keys)
 
     load.__module__ = f"message_ir.adapters.{format}"
     load.__qualname__ = load.__name__ = "load"

@@ -20,10 +20,8 @@ holding a `tool_result` block, with the session's fields copied from the line be
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Final
-
-import msgspec
 
 import message_ir as ir
 from message_ir.adapters import _json, _log, _records, _tree, anthropic
@@ -56,7 +54,7 @@ _SESSION_FIELDS: Final = (
 
 def _read(source: object, avoid: frozenset[str], trusted: bool, leaf: str | None = None) -> LoadState:
     state, values = _log.reading(NAME, source, avoid, trusted)
-    on = _tree.branch_lines(state, source, values, leaf, _nodes)
+    on = _tree.branch_lines(state, source, values, leaf, _KEYS)
     kept: list[object] = []
     assistants: dict[str, int] = {}  # message.id -> the IR index of its assistant message
     for number, path, value, line in _log.readable_lines(state, values):
@@ -114,102 +112,22 @@ def _fold(state: LoadState, into: int, part: ir.AssistantMessage, line: int, lin
 _MESSAGE_TYPES: Final = ("user", "assistant")
 
 
-class _Block(msgspec.Struct):
-    type: str | None = None
-    id: str | None = None
-    tool_use_id: str | None = None
-
-
-class _Message(msgspec.Struct):
-    id: str | None = None
-    content: list[_Block] | str | None = None
-
-
-class _Head(msgspec.Struct):
-    """What the tree needs of a line; decoded in C, the rest of the line skipped."""
-
-    type: str | None = None
-    uuid: str | None = None
-    parentUuid: str | None = None
-    isSidechain: bool | None = None
-    subtype: str | None = None
-    timestamp: str | None = None
-    message: _Message | None = None
-
-
-_HEAD: Final = msgspec.json.Decoder(_Head)
-_KEYS: Final = _tree.Keys("uuid", "parentUuid")
-
-
-def _head_of(value: object) -> _Head | None:
-    """The head of a parsed line, any value (`None`: not an object); each field taken only
-    when it has its usual type, with exact type checks (a caller's value runs no code)."""
-    line = as_object(value)
-    if line is None:
-        return None
-
-    def text(value: object) -> str | None:
-        return value if type(value) is str else None
-
-    message = as_object(line.get(_PAYLOAD))
-    head_message = None
-    if message is not None:
-        blocks = [
-            _Block(text(block.get("type")), text(block.get("id")), text(block.get("tool_use_id")))
-            for block in (as_object(item) for item in as_array(message.get("content")) or [])
-            if block is not None
-        ]
-        head_message = _Message(text(message.get("id")), blocks)
-    sidechain = line.get("isSidechain")
-    return _Head(
-        text(line.get("type")),
-        text(line.get("uuid")),
-        text(line.get("parentUuid")),
-        sidechain if type(sidechain) is bool else None,
-        text(line.get("subtype")),
-        text(line.get("timestamp")),
-        head_message,
+def _facts(head: _tree.Head) -> _tree.Facts:
+    """A message line's calls (`tool_use` blocks), the calls it answers (`tool_result` blocks),
+    its API message (`message.id`); a compaction boundary."""
+    message = head.message
+    blocks = message.content if message is not None and type(message.content) is list else []
+    return _tree.Facts(
+        head.type in _MESSAGE_TYPES,
+        tuple(block.id for block in blocks if block.type == "tool_use" and block.id is not None),
+        tuple(block.tool_use_id for block in blocks if block.type == "tool_result" and block.tool_use_id is not None),
+        message.id if message is not None and head.type == "assistant" else None,
+        head.type == "system" and head.subtype == "compact_boundary",
     )
 
 
-def _nodes(source: object, values: Iterable[object]) -> tuple[list[_tree.Node], int]:
-    """The tree's nodes (the lines with an ID of their own), and the number of message lines."""
-    nodes: list[_tree.Node] = []
-    messages = 0
-    for number, head in enumerate(_tree.heads(source, values, _HEAD.decode, _head_of)):
-        if head is None:
-            continue
-        is_message = head.type in _MESSAGE_TYPES
-        messages += is_message
-        if head.uuid is None:
-            continue
-        calls: list[str] = []
-        answers: list[str] = []
-        group = None
-        if head.message is not None:
-            if head.type == "assistant":
-                group = head.message.id
-            if type(head.message.content) is list:
-                for block in head.message.content:
-                    if block.type == "tool_use" and block.id is not None:
-                        calls.append(block.id)
-                    elif block.type == "tool_result" and block.tool_use_id is not None:
-                        answers.append(block.tool_use_id)
-        nodes.append(
-            _tree.Node(
-                number,
-                head.uuid,
-                head.parentUuid,
-                is_message,
-                head.isSidechain is True,
-                head.type == "system" and head.subtype == "compact_boundary",
-                group,
-                tuple(calls),
-                tuple(answers),
-                head.timestamp,
-            )
-        )
-    return nodes, messages
+_NAMES: Final = {"uid": "uuid", "parent": "parentUuid", "sidechain": "isSidechain"}
+_KEYS: Final = _tree.Keys(_NAMES, _PAYLOAD, _json.renamed_decoder(_tree.Head, _NAMES), _facts)
 
 
 # --- usage --------------------------------------------------------------------------------
@@ -284,7 +202,7 @@ def _dump(conversation: Conversation) -> list[object]:
         placement.add(lines)
     every_line = placement.lines(_log.kept_lines(conversation.meta, NAME) if own else [])
     if made and own:
-        _tree.link_new_lines(every_line, made, new_results, _KEYS, _nodes)
+        _tree.link_new_lines(every_line, made, new_results, _KEYS)
     return every_line
 
 
@@ -386,7 +304,7 @@ _WORDS: Final = log_words(
     "a Claude Code log",
     "Every problem Anthropic would answer with a 400 on resuming this session, and the IR's own",
 )
-_TREES: Final = _tree.tree_functions(NAME, _read, _nodes, anthropic.provider_rules, "the branch Claude Code resumes")
+_TREES: Final = _tree.tree_functions(NAME, _read, _KEYS, anthropic.provider_rules, "the branch Claude Code resumes")
 _FUNCTIONS: Final = format_functions(NAME, _read, _dump, anthropic.provider_rules, _WORDS, json_lines=True)
 
 

@@ -26,7 +26,7 @@ is written as pi writes one: a `message` line with a `toolResult` (`isError` tru
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Final
 
 import msgspec
@@ -60,7 +60,7 @@ TEXT_SEPARATOR: Final = "\n"
 
 def _read(source: object, avoid: frozenset[str], trusted: bool, leaf: str | None = None) -> LoadState:
     state, values = _log.reading(NAME, source, avoid, trusted)
-    on = _tree.branch_lines(state, source, values, leaf, _nodes)
+    on = _tree.branch_lines(state, source, values, leaf, _KEYS)
     kept: list[object] = []
     for number, path, value, line in _log.readable_lines(state, values):
         message = None if line is None or line.get("type") != "message" else as_object(line.get(_PAYLOAD))
@@ -89,84 +89,23 @@ def _read(source: object, avoid: frozenset[str], trusted: bool, leaf: str | None
 _ROLES: Final = ("user", "assistant", "toolResult")
 
 
-class _Part(msgspec.Struct):
-    type: str | None = None
-    id: str | None = None
-
-
-class _Message(msgspec.Struct):
-    role: str | None = None
-    toolCallId: str | None = None
-    content: list[_Part] | str | None = None
-
-
-class _Head(msgspec.Struct):
-    """What the tree needs of an entry; decoded in C, the rest of the line skipped."""
-
-    type: str | None = None
-    id: str | None = None
-    parentId: str | None = None
-    firstKeptEntryId: str | None = None
-    timestamp: str | None = None
-    message: _Message | None = None
-
-
-_HEAD: Final = msgspec.json.Decoder(_Head)
-_KEYS: Final = _tree.Keys("id", "parentId")
-
-
-def _head_of(value: object) -> _Head | None:
-    """The head of a parsed entry, any value (`None`: not an object); each field taken only
-    when it has its usual type, with exact type checks."""
-    line = as_object(value)
-    if line is None:
-        return None
-
-    def text(value: object) -> str | None:
-        return value if type(value) is str else None
-
-    message = as_object(line.get(_PAYLOAD))
-    head_message = None
-    if message is not None:
-        parts = [
-            _Part(text(part.get("type")), text(part.get("id")))
-            for part in (as_object(item) for item in as_array(message.get("content")) or [])
-            if part is not None
-        ]
-        head_message = _Message(text(message.get("role")), text(message.get("toolCallId")), parts)
-    return _Head(
-        text(line.get("type")),
-        text(line.get("id")),
-        text(line.get("parentId")),
-        text(line.get("firstKeptEntryId")),
-        text(line.get("timestamp")),
-        head_message,
+def _facts(head: _tree.Head) -> _tree.Facts:
+    """A message entry's calls (`toolCall` parts), the call a `toolResult` answers; what a
+    compaction keeps (`firstKeptEntryId`)."""
+    message = head.message
+    role = None if message is None or head.type != "message" else message.role
+    parts = message.content if message is not None and role == "assistant" and type(message.content) is list else []
+    answered = None if message is None or role != "toolResult" else message.tool_call_id
+    return _tree.Facts(
+        role in _ROLES,
+        tuple(part.id for part in parts if part.type == "toolCall" and part.id is not None),
+        () if answered is None else (answered,),
+        keeps_from=head.keeps_from if head.type == "compaction" else None,
     )
 
 
-def _nodes(source: object, values: Iterable[object]) -> tuple[list[_tree.Node], int]:
-    """The tree's nodes (the entries with an `id`), and the number of message entries."""
-    nodes: list[_tree.Node] = []
-    messages = 0
-    for number, head in enumerate(_tree.heads(source, values, _HEAD.decode, _head_of)):
-        if head is None:
-            continue
-        message = head.message
-        is_message = head.type == "message" and message is not None and message.role in _ROLES
-        messages += is_message
-        if head.id is None:
-            continue
-        calls: tuple[str, ...] = ()
-        answers: tuple[str, ...] = ()
-        if is_message and message is not None:
-            if message.role == "assistant" and type(message.content) is list:
-                calls = tuple(part.id for part in message.content if part.type == "toolCall" and part.id is not None)
-            elif message.role == "toolResult" and message.toolCallId is not None:
-                answers = (message.toolCallId,)
-        keeps_from = head.firstKeptEntryId if head.type == "compaction" else None
-        node = _tree.Node(number, head.id, head.parentId, is_message, calls=calls, answers=answers)
-        nodes.append(node._replace(timestamp=head.timestamp, keeps_from=keeps_from))
-    return nodes, messages
+_NAMES: Final = {"uid": "id", "parent": "parentId", "keeps_from": "firstKeptEntryId"}
+_KEYS: Final = _tree.Keys(_NAMES, _PAYLOAD, _json.renamed_decoder(_tree.Head, _NAMES), _facts)
 
 
 def _meta(info: _records.Info) -> msgspec.Raw:
@@ -326,7 +265,7 @@ def _dump(conversation: Conversation) -> list[object]:
         placement.add([(line, written)])
     every_line = placement.lines(_log.kept_lines(conversation.meta, NAME) if own else [])
     if made and own:
-        _tree.link_new_lines(every_line, made, new_results, _KEYS, _nodes)
+        _tree.link_new_lines(every_line, made, new_results, _KEYS)
     return every_line
 
 
@@ -398,7 +337,7 @@ _WORDS: Final = log_words(
     "The IR's diagnostics of the session and arguments that are not an object",
 )
 _TREES: Final = _tree.tree_functions(
-    NAME, _read, _nodes, _checks.no_rules, "the branch pi resumes (its last message entry's)"
+    NAME, _read, _KEYS, _checks.no_rules, "the branch pi resumes (its last message entry's)"
 )
 _FUNCTIONS: Final = format_functions(NAME, _read, _dump, _checks.no_rules, _WORDS, json_lines=True)
 
