@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from message_ir.adapters import LogFile
 from message_ir.usage import UNKNOWN, Call, Price, calls, read_prices, summarize
+from tests.test_cli import run as cli_run
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "real"
 SPLIT = REAL / "anthropic" / "spotter_claude-code_tool_heavy.jsonl"
@@ -116,15 +116,7 @@ def test_a_format_without_usage_is_a_value_error() -> None:
 
 
 def run(*arguments: str) -> subprocess.CompletedProcess[str]:
-    completed = subprocess.run(
-        [sys.executable, "-m", "message_ir", "usage", *arguments],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert "Traceback" not in completed.stderr
-    return completed
+    return cli_run("usage", *arguments)
 
 
 def test_the_command_line(tmp_path: Path) -> None:

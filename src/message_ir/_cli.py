@@ -315,15 +315,12 @@ def _parser() -> argparse.ArgumentParser:
     conversion.add_argument("-o", "--output", metavar="OUT", help="where to write (default: standard output)")
     _format_option(conversion, "--from", "the input's format (default: detected)")
     _format_option(conversion, "--to", "the output's format", required=True)
-    dataset = commands.add_parser(
-        "check-dataset",
-        help="check datasets of conversations, one per line",
-        description=(
-            "Check JSON Lines datasets whose every line is one conversation (OpenAI fine-tuning records by"
-            " default) and print a summary: lines, valid, invalid, and per code the count and the first examples."
-        ),
+    dataset = _files_command(
+        commands,
+        ("check-dataset", "check datasets of conversations, one per line", "a dataset file (JSON Lines)"),
+        "Check JSON Lines datasets whose every line is one conversation (OpenAI fine-tuning records by"
+        " default) and print a summary: lines, valid, invalid, and per code the count and the first examples.",
     )
-    dataset.add_argument("paths", nargs="+", metavar="FILE", help="a dataset file (JSON Lines)")
     dataset.add_argument(
         "--from",
         dest="source_format",
@@ -363,15 +360,12 @@ def _parser() -> argparse.ArgumentParser:
     redaction.add_argument("--jsonl", action="store_true", help="read FILE as JSON Lines")
     redaction.add_argument("--format", choices=("text", "json"), default="text", help="report format (default: text)")
     _format_option(redaction, "--from", "the input's format (default: detected)")
-    usage = commands.add_parser(
-        "usage",
-        help="sum the tokens session logs used, per session, model or day",
-        description=(
-            "Sum the input, output, cache-read and cache-write tokens of every API call in session logs"
-            " (each call counted once), read a line at a time. Costs come only from --prices."
-        ),
+    usage = _files_command(
+        commands,
+        ("usage", "sum the tokens session logs used, per session, model or day", "a session log"),
+        "Sum the input, output, cache-read and cache-write tokens of every API call in session logs"
+        " (each call counted once), read a line at a time. Costs come only from --prices.",
     )
-    usage.add_argument("paths", nargs="+", metavar="FILE", help="a session log")
     usage.add_argument("--by", choices=("model", "session", "day"), default="model", help="rows (default: model)")
     usage.add_argument(
         "--prices",
@@ -386,6 +380,17 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("examples", help="list the shipped example transcripts")
     commands.add_parser("schema", help="print the JSON Schema of the wire format")
     return parser
+
+
+def _files_command(
+    commands: argparse._SubParsersAction[_Parser], names: tuple[str, str, str], description: str
+) -> argparse.ArgumentParser:
+    """A command that takes one or more FILEs: `names` is its name, its one-line help, and what
+    a FILE is."""
+    name, summary, file = names
+    command = commands.add_parser(name, help=summary, description=description)
+    command.add_argument("paths", nargs="+", metavar="FILE", help=file)
+    return command
 
 
 def _format_option(parser: argparse.ArgumentParser, flag: str, help: str, *, required: bool = False) -> None:

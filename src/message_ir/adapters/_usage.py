@@ -46,3 +46,13 @@ def tokens(value: object) -> int:
 def text(value: object) -> str | None:
     """A string field, or `None`."""
     return value if type(value) is str else None
+
+
+def call_of(
+    usage: dict[str, object], keys: tuple[str, str, str, str], where: tuple[str | None, str | None, str | None, int]
+) -> Call:
+    """The call whose usage record is `usage`: `keys` name its input, output, cache-read and
+    cache-write counts; `where` is its session, model, timestamp and line."""
+    session, model, timestamp, line = where
+    counts = [tokens(usage.get(key)) for key in keys]
+    return Call(session, model, timestamp, counts[0], counts[1], counts[2], counts[3], line)

@@ -31,7 +31,7 @@ from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, log_words
 from message_ir.adapters._json import as_array, as_object
 from message_ir.adapters._load_state import LoadState
-from message_ir.adapters._usage import Call, text, tokens
+from message_ir.adapters._usage import Call, call_of, text
 
 NAME: Final = "claude_code"
 _PAYLOAD: Final = "message"
@@ -133,6 +133,9 @@ _KEYS: Final = _tree.Keys(_NAMES, _PAYLOAD, _json.renamed_decoder(_tree.Head, _N
 # --- usage --------------------------------------------------------------------------------
 
 
+_USAGE_KEYS: Final = ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
+
+
 def _usage(source: object) -> Iterator[Call]:
     """Each API call of the log, once: the lines of one `message.id` are one call, counted by
     the usage of its last line (every line repeats the call's usage, which may still grow);
@@ -145,16 +148,8 @@ def _usage(source: object) -> Iterator[Call]:
         if message is None or usage is None or message.get("model") == "<synthetic>":
             continue
         key = text(message.get("id")) or text(line.get("requestId")) or text(line.get("uuid")) or f"line {number}"
-        found[key] = Call(
-            text(line.get("sessionId")),
-            text(message.get("model")),
-            text(line.get("timestamp")),
-            tokens(usage.get("input_tokens")),
-            tokens(usage.get("output_tokens")),
-            tokens(usage.get("cache_read_input_tokens")),
-            tokens(usage.get("cache_creation_input_tokens")),
-            number,
-        )
+        where = (text(line.get("sessionId")), text(message.get("model")), text(line.get("timestamp")), number)
+        found[key] = call_of(usage, _USAGE_KEYS, where)
     yield from found.values()  # in the order of each call's first line
 
 

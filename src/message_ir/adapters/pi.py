@@ -41,7 +41,7 @@ from message_ir.adapters._functions import format_functions, log_words
 from message_ir.adapters._ids import any_id
 from message_ir.adapters._json import as_array, as_object
 from message_ir.adapters._load_state import LoadState
-from message_ir.adapters._usage import Call, text, tokens
+from message_ir.adapters._usage import Call, call_of, text
 
 NAME: Final = "pi"
 _PAYLOAD: Final = "message"
@@ -201,6 +201,9 @@ def _result(state: LoadState, record: dict[str, object], path: str) -> None:
 # --- usage --------------------------------------------------------------------------------
 
 
+_USAGE_KEYS: Final = ("input", "output", "cacheRead", "cacheWrite")
+
+
 def _usage(source: object) -> Iterator[Call]:
     """Each assistant message entry with a `usage` is one API call (every branch counts)."""
     session = None
@@ -211,16 +214,7 @@ def _usage(source: object) -> Iterator[Call]:
         usage = None if message is None or message.get("role") != "assistant" else as_object(message.get("usage"))
         if message is None or usage is None:
             continue
-        yield Call(
-            session,
-            text(message.get("model")),
-            text(line.get("timestamp")),
-            tokens(usage.get("input")),
-            tokens(usage.get("output")),
-            tokens(usage.get("cacheRead")),
-            tokens(usage.get("cacheWrite")),
-            number,
-        )
+        yield call_of(usage, _USAGE_KEYS, (session, text(message.get("model")), text(line.get("timestamp")), number))
 
 
 # --- dump ---------------------------------------------------------------------------------
