@@ -135,7 +135,8 @@ def test_out_of_memory_is_one_line_and_status_2_and_the_input_stays(
 def test_check_dataset_reports_a_file_name_that_is_not_utf8_in_json(tmp_path: Path) -> None:
     name = os.fsencode(tmp_path) + b"/bad\xff.jsonl"
     with open(name, "wb") as stream:
-        stream.write(b'{"messages":[{"role":"user","content":"hi"}]}\n{"messages":[]}\n{"messages":7}\n')
+        stream.write(b'{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"Hi."}]}\n')
+        stream.write(b'{"messages":[{"role":"assistant","content":"Hi."}]}\n{"messages":7}\n')
     completed = run("check-dataset", "--format", "json", name)
     assert completed.returncode == 1
     shown = f"{tmp_path}/bad\ufffd.jsonl"

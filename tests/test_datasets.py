@@ -87,8 +87,8 @@ def test_a_bad_line_never_stops_the_run() -> None:
     assert [[(d.code, d.path, d.message) for d in report.diagnostics] for report in reports] == [
         [("BAD_FORMAT", "$", "Expected a conversation, got an empty line")],
         [("INVALID_JSON", "$", "Invalid JSON: Input data was truncated")],
-        [],
-        [],
+        [("NO_ASSISTANT_MESSAGE", "$", "Expected an assistant message to learn from, got none")],  # nothing to learn
+        [("NO_ASSISTANT_MESSAGE", "$", "Expected an assistant message to learn from, got none")],
         [("INVALID_JSON", "$", "Invalid JSON: JSON is malformed: invalid character (byte 0)")],
         [("BAD_FORMAT", "$", "Expected a conversation, got an empty line")],
     ]
@@ -147,7 +147,9 @@ def test_the_command_line_summary(dataset: Path, tmp_path: Path) -> None:
     assert msgspec.json.decode(as_json.stdout, type=Summary) == check_dataset([small])
     assert json.loads(as_json.stdout)["linesByCode"] == summary.lines_by_code
     valid = tmp_path / "valid.jsonl"
-    valid.write_bytes(b'{"messages": [{"role": "user", "content": "hi"}]}\n')
+    valid.write_bytes(
+        b'{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "Hello."}]}\n'
+    )
     assert (
         subprocess.run([sys.executable, "-m", "message_ir", "check-dataset", str(valid)], check=False).returncode == 0
     )
@@ -343,3 +345,48 @@ def test_dask_counts_what_check_dataset_counts_on_hostile_files(
         assert on_dask == check_dataset([path])
     finally:
         path.unlink()
+
+
+COOKBOOK = (
+    Path(__file__).resolve().parents[2]
+    / "shared"
+    / "real"
+    / "datasets"
+    / "openai-cookbook_drone_training_lines0-2.jsonl"
+)
+
+
+def test_openai_s_own_training_file_ends_each_line_with_its_target_call() -> None:
+    reports = list(check_file(COOKBOOK))
+    assert [(report.line, [(d.code, d.path, d.message) for d in report.diagnostics]) for report in reports] == [
+        (1, []),
+        (2, []),
+        (
+            3,
+            [
+                (
+                    "BAD_TOOL_ARGUMENTS",
+                    "$.messages[2].tool_calls[0].function.arguments",
+                    "Expected a JSON object as the arguments text, got a JSON string holding one (encoded twice)",
+                )
+            ],
+        ),
+    ]
+
+
+def test_a_call_before_the_last_message_still_needs_its_result() -> None:
+    call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    lines = [
+        json.dumps({"messages": [{"role": "user", "content": "q"}, {"role": "assistant", "tool_calls": [call]}]}),
+        json.dumps(
+            {
+                "messages": [
+                    {"role": "user", "content": "q"},
+                    {"role": "assistant", "tool_calls": [call]},
+                    {"role": "user", "content": "and?"},
+                    {"role": "assistant", "content": "done"},
+                ]
+            }
+        ),
+    ]
+    assert [[d.code for d in report.diagnostics] for report in check_lines(lines)] == [[], ["MISSING_TOOL_RESULT"]]

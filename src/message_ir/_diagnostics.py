@@ -52,6 +52,7 @@ ProviderCode: TypeAlias = Literal[
     "BAD_TOOL_DECLARATION",
     "SCHEMA_CHECK_UNAVAILABLE",
     "LOG_RECORD_GAP",
+    "NO_ASSISTANT_MESSAGE",
 ]
 """Codes only the adapters (`message_ir.adapters`) give: a record that is not of its format
 (`BAD_FORMAT`), and the rules a provider enforces beyond the IR's own."""

@@ -4,13 +4,14 @@ tool declarations checked against the calls."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from message_ir import (
     AssistantMessage,
     ConstructionError,
     Diagnostic,
+    Message,
     ToolResultMessage,
     validate_transcript,
 )
@@ -28,16 +29,25 @@ def no_rules(conversation: Conversation, origins: Origins) -> list[Diagnostic]:
 
 
 def checked(
-    format: str, source: object, load: Callable[[object], tuple[Conversation, Origins]], rules: Rules
+    format: str,
+    source: object,
+    load: Callable[[object], tuple[Conversation, Origins]],
+    rules: Rules,
+    *,
+    example: bool = False,
 ) -> tuple[Diagnostic, ...]:
     """`check`: format problems, or the IR's diagnostics and the provider's rules, in the
-    source's terms, sorted by source index. Never raises."""
+    source's terms, sorted by source index. Never raises. With `example`, the source is a
+    training example (see `training_example`)."""
     try:
         try:
             conversation, origins = load(source)
         except FormatError as error:
             return error.diagnostics
-        found = [origins.to_source(diagnostic) for diagnostic in validate_transcript(conversation.messages)]
+        own = validate_transcript(conversation.messages)
+        if example:
+            own = training_example(conversation.messages, own)
+        found = [origins.to_source(diagnostic) for diagnostic in own]
         found.extend(origins.extra)
         found.extend(rules(conversation, origins))
         if origins.tools is not None and origins.tool_reader is not None:
@@ -60,6 +70,25 @@ def checked(
 
 
 _ERRORS: Final = (ConstructionError, FormatError, ValueError, TypeError, KeyError, IndexError, AttributeError)
+
+
+def training_example(messages: Sequence[Message], found: Sequence[Diagnostic]) -> tuple[Diagnostic, ...]:
+    """The IR's diagnostics of a training example: the calls of its last message, when that is
+    an assistant message, are the target the model learns to make, and need no result (no
+    `MISSING_TOOL_RESULT` for them; a call earlier still needs one); an example without an
+    assistant message teaches nothing (`NO_ASSISTANT_MESSAGE`)."""
+    last = len(messages) - 1
+    target = last if messages and type(messages[last]) is AssistantMessage else None
+    kept = tuple(
+        diagnostic
+        for diagnostic in found
+        if not (diagnostic.code == "MISSING_TOOL_RESULT" and diagnostic.message_index == target)
+    )
+    if not any(type(message) is AssistantMessage for message in messages):
+        kept += (
+            Diagnostic("NO_ASSISTANT_MESSAGE", None, "$", "Expected an assistant message to learn from, got none"),
+        )
+    return kept
 
 
 def _error_name(error: Exception) -> str:

@@ -157,6 +157,7 @@ def is_clean(line: bytes) -> bool:
             return False
     seen: set[str] = set()
     pending: dict[str, str] = {}  # the calls of the last assistant message awaiting results
+    taught = False  # whether an assistant message is there to learn from
     for message in record.messages:
         role = message.role
         if role == "tool":
@@ -173,6 +174,7 @@ def is_clean(line: bytes) -> bool:
             if message.content is None or message.tool_calls is not None or message.tool_call_id is not None:
                 return False
         elif role == "assistant":
+            taught = True
             if message.tool_call_id is not None:
                 return False
             calls = message.tool_calls
@@ -209,4 +211,4 @@ def is_clean(line: bytes) -> bool:
                         return False
         else:
             return False
-    return not pending
+    return taught and not pending  # trailing calls (a training target) are left to the careful path

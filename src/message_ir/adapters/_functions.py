@@ -85,6 +85,8 @@ class Functions(Generic[Written_co]):
     dump: Callable[[Conversational], Written_co]
     dumps: Callable[[Conversational], bytes]
     check: Callable[[bytes | str | object], tuple[Diagnostic, ...]]
+    check_example: Callable[[bytes | str | object], tuple[Diagnostic, ...]]
+    """`check` of one training example: a dataset line (`checks.training_example`)."""
 
     def unpacked(
         self,
@@ -129,7 +131,10 @@ def format_functions(
     def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
         return checked(name, source, whole, rules)
 
-    for function in (load, dump, dumps, check):
+    def check_example(source: bytes | str | object) -> tuple[Diagnostic, ...]:
+        return checked(name, source, whole, rules, example=True)
+
+    for function in (load, dump, dumps, check, check_example):
         function.__module__ = f"message_ir.adapters.{name}"
         function.__qualname__ = function.__name__
     load.__doc__ = (
@@ -139,4 +144,8 @@ def format_functions(
     dump.__doc__ = words.dumped
     dumps.__doc__ = "`dump` as JSON Lines." if json_lines else "`dump` as compact JSON."
     check.__doc__ = words.checks
-    return Functions(name, words, json_lines, load, dump, dumps, check)
+    check_example.__doc__ = (
+        "`check` of a training example (a dataset line): the calls of its last message, when it "
+        "is an assistant's, are the target and need no result; it needs an assistant message."
+    )
+    return Functions(name, words, json_lines, load, dump, dumps, check, check_example)

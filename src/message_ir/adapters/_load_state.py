@@ -51,6 +51,19 @@ def arguments_object(text: str) -> dict[str, object] | None:
     return as_object(value)
 
 
+def _arguments_problem(text: str) -> str:
+    """What is wrong with arguments text that holds no object; arguments encoded twice (a
+    JSON string whose text is an object: a model trained on it learns the wrong target) are
+    said so."""
+    try:
+        value = decode(text)
+    except (msgspec.DecodeError, RecursionError, UnicodeError):
+        value = None
+    if type(value) is str and arguments_object(value) is not None:
+        return "Expected a JSON object as the arguments text, got a JSON string holding one (encoded twice)"
+    return "Expected a JSON object as the arguments text"
+
+
 def source_index(message_id: str) -> int | None:
     """The source record an adapter made a message ID from (`m3`, `m3.1` -> 3), else `None`."""
     number = message_id[1:].split(".", 1)[0]
@@ -286,9 +299,7 @@ class LoadState:
                 f"Arguments {shown!r} are not a JSON object; the IR holds {{}} and the text is kept",
             )
         )
-        self.origins.extra.append(
-            Diagnostic("BAD_TOOL_ARGUMENTS", self.index, path, "Expected a JSON object as the arguments text")
-        )
+        self.origins.extra.append(Diagnostic("BAD_TOOL_ARGUMENTS", self.index, path, _arguments_problem(text)))
 
     def finish(self, meta: FrozenJsonObject | None) -> tuple[Conversation, Origins]:
         if self.problems:

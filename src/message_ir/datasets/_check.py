@@ -22,7 +22,7 @@ from message_ir.datasets._summary import LineReport, Summary, merge
 Checker = Callable[[bytes], tuple[Diagnostic, ...]]
 
 CHECKERS: Final[dict[str, Checker]] = {
-    declared.name: declared.check for declared in FORMATS.values() if declared.dataset_line
+    declared.name: declared.functions.check_example for declared in FORMATS.values() if declared.dataset_line
 }
 """The formats a dataset line can be in: those whose one record is one conversation."""
 DEFAULT_FORMAT: Final = next(iter(CHECKERS))
