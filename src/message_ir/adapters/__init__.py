@@ -12,6 +12,7 @@ from message_ir.adapters._detect import detect
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._ids import IdRule
 from message_ir.adapters._log_file import LogFile
+from message_ir.adapters._mcp import tool_result_from_mcp
 from message_ir.adapters._registry import FORMATS, FormatName
 from message_ir.adapters._tools import ToolDeclaration, ToolReader, check_tool_calls, tool_declaration
 from message_ir.adapters._tree import Branch, Trees
@@ -38,4 +39,5 @@ __all__ = [
     "convert",
     "detect",
     "tool_declaration",
+    "tool_result_from_mcp",
 ]
