@@ -230,3 +230,28 @@ def test_no_progress_when_stderr_is_not_a_terminal(tmp_path: Path) -> None:
     log.write_bytes((b'{"role":"user","id":"u","content":"' + b"x" * 150 + b'"}\n') * 60_000)
     completed = run("validate", str(log))
     assert (completed.returncode, completed.stderr) == (0, "")
+
+
+def test_validate_writes_github_annotations_on_1_based_lines(tmp_path: Path) -> None:
+    log = tmp_path / "a,b:c%.jsonl"
+    log.write_text(
+        '{"role":"user","id":"u","content":"hi"}\n'
+        '{"role":"toolResult","id":"r","toolCallId":"gone","toolName":"read","content":"50%\\nmore","isError":false}\n'
+    )
+    whole = tmp_path / "t.json"
+    whole.write_text(json.dumps([json.loads(line) for line in log.read_text().splitlines()]))
+    done = run("validate", "--format", "github", str(log), str(whole))
+    assert done.returncode == 1
+    shown = str(log).replace("%", "%25").replace(":", "%3A").replace(",", "%2C")
+    message = "Tool result answers 'gone', but no tool call has that ID (at $[1])"
+    assert done.stdout.splitlines() == [
+        f"::error file={shown},line=2,title=ORPHAN_TOOL_RESULT::{message}",
+        f"::error file={whole},title=ORPHAN_TOOL_RESULT::{message}",  # a JSON file: no line to name
+    ]
+    assert run("validate", "--format", "github", "--example", "valid-round.json").stdout == ""
+    odd = tmp_path / "odd.json"
+    odd.write_text('[{"role": "50%", "id": "u", "content": "hi"}]')
+    assert run("validate", "--format", "github", str(odd)).stdout == (
+        f"::error file={odd},title=BAD_FORMAT::Invalid role '50%25'; expected one of system, developer, user,"
+        " assistant, tool (at $[0].role)\n"  # a plain list of messages reads as OpenAI Chat
+    )

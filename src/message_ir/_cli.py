@@ -16,7 +16,7 @@ import sys
 import time
 from collections.abc import Collection, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
-from typing import BinaryIO, Final, TextIO
+from typing import BinaryIO, Final, NamedTuple, TextIO
 
 import msgspec
 
@@ -271,7 +271,12 @@ def _parser() -> argparse.ArgumentParser:
     validate.add_argument(
         "--example", action="append", default=list[str](), metavar="NAME", help="check a shipped example"
     )
-    validate.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    validate.add_argument(
+        "--format",
+        choices=("text", "json", "github"),
+        default="text",
+        help="output format (default: text; github: GitHub Actions annotations)",
+    )
     branch = validate.add_mutually_exclusive_group()
     branch.add_argument(
         "--branch",
@@ -615,26 +620,27 @@ def _validate(parser: argparse.ArgumentParser, arguments: _Arguments) -> int:
     paths, examples = arguments.paths, arguments.example
     if not paths and not examples:
         parser.error("validate: give at least one PATH or --example NAME")
-    sources: list[tuple[str, bool, Iterator[Diagnostic]]] = []  # iterators: nothing is read until its turn
+    sources: list[_Source] = []  # iterators: nothing is read until its turn
     for name in examples:
         try:
             full_name = resolve_example(name)
         except KeyError:
             raise _Unreadable(f"no example named {name!r}; `message-ir examples` lists them") from None
         jsonl = _is_jsonl(full_name, arguments.jsonl)
-        sources.append((full_name, jsonl, _check_example(full_name, jsonl)))
+        sources.append(_Source(full_name, full_name, jsonl, _check_example(full_name, jsonl)))
     for path in paths:
         jsonl = _is_jsonl(path, arguments.jsonl)
         if arguments.branch is not None or arguments.all_branches:
             sources.extend(_branch_sources(path, jsonl, arguments))
             continue
         lines = _line_based(jsonl, arguments.source_format)
-        sources.append((_shown(path), lines, _check_path(path, jsonl, arguments.source_format)))
+        sources.append(_Source(_shown(path), _shown(path), lines, _check_path(path, jsonl, arguments.source_format)))
     cap = arguments.max_diagnostics
     text = arguments.format == "text"
+    github = arguments.format == "github"
     reports: list[_FileReport] = []
     total = 0
-    for name, lines, diagnostics in sources:
+    for name, file, lines, diagnostics in sources:
         found: list[Diagnostic] = []
         seen = 0
         for diagnostic in diagnostics:  # printed as they come: a log's shape problems as it is read
@@ -642,6 +648,8 @@ def _validate(parser: argparse.ArgumentParser, arguments: _Arguments) -> int:
             total += 1
             if text:
                 _out(_diagnostic_line(name, diagnostic, lines=lines))
+            elif github:
+                _out(_annotation(file, diagnostic, lines=lines))
             else:
                 found.append(diagnostic)
             if cap is not None and total >= cap:
@@ -652,12 +660,39 @@ def _validate(parser: argparse.ArgumentParser, arguments: _Arguments) -> int:
         if cap is not None and total >= cap:
             _err(f"message-ir: stopped after {total} diagnostics (--max-diagnostics {cap})")
             break
-    if not text:
+    if arguments.format == "json":
         _out(msgspec.json.format(msgspec.json.encode(reports).decode(), indent=2))
     return EXIT_INVALID if total else EXIT_VALID
 
 
-def _branch_sources(path: str, jsonl: bool, arguments: _Arguments) -> list[tuple[str, bool, Iterator[Diagnostic]]]:
+class _Source(NamedTuple):
+    """One thing `validate` checks: its name in the output, its file, whether its records are
+    lines, and its diagnostics as they are found."""
+
+    name: str
+    file: str
+    lines: bool
+    diagnostics: Iterator[Diagnostic]
+
+
+def _annotation(file: str, diagnostic: Diagnostic, *, lines: bool) -> str:
+    """A GitHub Actions error annotation: on the 1-based line of a file whose records are
+    lines, else on the file."""
+    where = f"file={_escaped(file, True)}"
+    if lines and diagnostic.message_index is not None:
+        where += f",line={diagnostic.message_index + 1}"
+    message = f"{diagnostic.message} (at {diagnostic.path})"
+    return f"::error {where},title={diagnostic.code}::{_escaped(message, False)}"
+
+
+def _escaped(text: str, property_value: bool) -> str:
+    """Text as a workflow command carries it (`%`, CR and LF escaped; in a property also `:`
+    and `,`)."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return text.replace(":", "%3A").replace(",", "%2C") if property_value else text
+
+
+def _branch_sources(path: str, jsonl: bool, arguments: _Arguments) -> list[_Source]:
     """`validate --branch` / `--all-branches` of one file: the branches to check, each named."""
     data, _ = _read(path)
     adapter = _source_format(data, arguments.source_format, jsonl)
@@ -672,11 +707,14 @@ def _branch_sources(path: str, jsonl: bool, arguments: _Arguments) -> list[tuple
             raise _Unreadable(f"{_shown(path)}: {error}") from None
         except FormatError:
             pass  # `check` says why
-        return [(_shown(path), True, iter(trees.check(data, arguments.branch)))]
+        return [_Source(_shown(path), _shown(path), True, iter(trees.check(data, arguments.branch)))]
     found = trees.branches(data)
     if not found:
-        return [(_shown(path), True, iter(trees.check(data, None)))]
-    return [(f"{_shown(path)} (branch {branch.leaf})", True, iter(trees.check(data, branch.leaf))) for branch in found]
+        return [_Source(_shown(path), _shown(path), True, iter(trees.check(data, None)))]
+    return [
+        _Source(f"{_shown(path)} (branch {branch.leaf})", _shown(path), True, iter(trees.check(data, branch.leaf)))
+        for branch in found
+    ]
 
 
 def _line_based(jsonl: bool, source_format: str | None) -> bool:
