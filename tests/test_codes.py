@@ -158,6 +158,7 @@ DIAGNOSTIC_CASES: dict[str, Callable[[], list[str]]] = {
     "LOG_RECORD_GAP": lambda: _codes(
         codex.check([{"timestamp": "t", "ordinal": 0, "type": "x"}, {"timestamp": "t", "ordinal": 2, "type": "x"}])
     ),
+    "UNKNOWN_KEY": lambda: _codes(openai_chat.FORMAT.functions.check_example(b'{"messages": [], "metadata": 1}')),
     "NO_ASSISTANT_MESSAGE": lambda: _codes(
         openai_chat.FORMAT.functions.check_example([{"role": "user", "content": "hi"}])
     ),

@@ -390,3 +390,22 @@ def test_a_call_before_the_last_message_still_needs_its_result() -> None:
         ),
     ]
     assert [[d.code for d in report.diagnostics] for report in check_lines(lines)] == [[], ["MISSING_TOOL_RESULT"]]
+
+
+def test_keys_openai_fine_tuning_does_not_take_are_named() -> None:
+    line = json.dumps(
+        {
+            "messages": [
+                {"role": "user", "content": "hi", "foo": 1},
+                {"role": "assistant", "content": "hello", "weight": 0},
+            ],
+            "metadata": {"source": "x"},
+        }
+    )
+    [report] = check_lines([line])
+    assert [(d.code, d.message_index, d.path, d.message) for d in report.diagnostics] == [
+        ("UNKNOWN_KEY", None, "$.metadata", "`metadata` is not a key OpenAI fine-tuning takes in a record"),
+        ("UNKNOWN_KEY", 0, "$.messages[0].foo", "`foo` is not a key OpenAI fine-tuning takes in a message"),
+    ]
+    [as_anthropic] = check_lines([line], "anthropic")  # no trainer of its own to judge keys by
+    assert "UNKNOWN_KEY" not in [d.code for d in as_anthropic.diagnostics]

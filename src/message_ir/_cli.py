@@ -478,7 +478,8 @@ def _check_dataset(arguments: _Arguments) -> int:
         }
         _out(msgspec.json.encode(summary).decode())
     else:
-        _out(f"{shown}: {summary.lines:,} lines, {summary.valid:,} valid, {summary.invalid:,} invalid")
+        counted = f"{summary.lines:,} {_plural(summary.lines, 'line')}"
+        _out(f"{shown}: {counted}, {summary.valid:,} valid, {summary.invalid:,} invalid")
         width = max(map(len, summary.lines_by_code), default=0)
         for code, lines in summary.lines_by_code.items():
             count = summary.diagnostics_by_code[code]

@@ -67,6 +67,14 @@ def log_words(description: str, not_it: str, reported: str) -> Words:
     )
 
 
+_UNREAD: Final = frozenset({"INVALID_JSON", "JSON_TOO_DEEP", "BAD_FORMAT", "UNREADABLE_VALUE"})
+"""Codes of a source `check` could not read: a trainer has nothing to add to them."""
+
+
+def _by_index(diagnostic: Diagnostic) -> int:
+    return -1 if diagnostic.message_index is None else diagnostic.message_index
+
+
 Written_co = TypeVar("Written_co", covariant=True)
 
 
@@ -108,8 +116,10 @@ def format_functions(
     words: Words,
     *,
     json_lines: bool,
+    trainer: Callable[[object], list[Diagnostic]] | None = None,
 ) -> Functions[Written_co]:
-    """`load`, `dump`, `dumps` and `check` of the format `name`."""
+    """`load`, `dump`, `dumps` and `check` of the format `name` (and `check_example`, with the
+    `trainer`'s own diagnostics of a training example when the format has one)."""
 
     def whole(source: object) -> tuple[Conversation, Origins]:
         return read_source(name, source, read, lines=json_lines)
@@ -132,7 +142,10 @@ def format_functions(
         return checked(name, source, whole, rules)
 
     def check_example(source: bytes | str | object) -> tuple[Diagnostic, ...]:
-        return checked(name, source, whole, rules, example=True)
+        found = checked(name, source, whole, rules, example=True)
+        if trainer is None or any(diagnostic.code in _UNREAD for diagnostic in found):
+            return found
+        return tuple(sorted((*found, *trainer(source)), key=_by_index))
 
     for function in (load, dump, dumps, check, check_example):
         function.__module__ = f"message_ir.adapters.{name}"

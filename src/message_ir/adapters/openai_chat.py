@@ -350,7 +350,39 @@ _WORDS: Final = provider_words(
     "OpenAI would answer with a 400",
     "messages",
 )
-_FUNCTIONS: Final = format_functions(NAME, _read, _dump, _provider_rules, _WORDS, json_lines=False)
+_TRAINER_RECORD_KEYS: Final = ("messages", "tools", "functions", "parallel_tool_calls")
+_TRAINER_MESSAGE_KEYS: Final = ("role", "content", "name", "tool_calls", "tool_call_id", "function_call", "weight")
+
+
+def _fine_tuning_keys(source: object) -> list[ir.Diagnostic]:
+    """Keys of a training example (a dataset line) that OpenAI's fine-tuning does not take:
+    the record's, and each message's (`weight` it takes: whether to learn from a message)."""
+    value = _load_state.parsed(NAME, source) if type(source) is bytes or type(source) is str else source
+    record = as_object(value)
+    if record is None:
+        return []  # a bare list of messages: no record keys to judge
+    found = [
+        ir.Diagnostic("UNKNOWN_KEY", None, f"$.{key}", f"`{key}` is not a key OpenAI fine-tuning takes in a record")
+        for key in record
+        if key not in _TRAINER_RECORD_KEYS
+    ]
+    for index, message in enumerate(as_array(record.get("messages")) or []):
+        found.extend(
+            ir.Diagnostic(
+                "UNKNOWN_KEY",
+                index,
+                f"$.messages[{index}].{key}",
+                f"`{key}` is not a key OpenAI fine-tuning takes in a message",
+            )
+            for key in as_object(message) or {}
+            if key not in _TRAINER_MESSAGE_KEYS
+        )
+    return found
+
+
+_FUNCTIONS: Final = format_functions(
+    NAME, _read, _dump, _provider_rules, _WORDS, json_lines=False, trainer=_fine_tuning_keys
+)
 
 
 FORMAT: Final = Format(
