@@ -22,6 +22,7 @@ from message_ir.adapters import (
     openai_chat,
     openai_responses,
 )
+from message_ir.datasets._tokens import too_many
 
 USER = {"role": "user", "id": "u", "content": "hi"}
 CALL = {"role": "assistant", "id": "a", "content": [{"type": "toolCall", "id": "c", "name": "f", "arguments": {}}]}
@@ -159,6 +160,7 @@ DIAGNOSTIC_CASES: dict[str, Callable[[], list[str]]] = {
         codex.check([{"timestamp": "t", "ordinal": 0, "type": "x"}, {"timestamp": "t", "ordinal": 2, "type": "x"}])
     ),
     "UNKNOWN_KEY": lambda: _codes(openai_chat.FORMAT.functions.check_example(b'{"messages": [], "metadata": 1}')),
+    "TOO_MANY_TOKENS": lambda: [too_many(5, 4).code],
     "NO_ASSISTANT_MESSAGE": lambda: _codes(
         openai_chat.FORMAT.functions.check_example([{"role": "user", "content": "hi"}])
     ),

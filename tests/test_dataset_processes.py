@@ -29,12 +29,12 @@ def dataset(tmp_path: Path) -> Path:
     return path
 
 
-def _killed(*task: object) -> Summary:
+def _killed(*task: object, **options: object) -> Summary:
     os.kill(os.getpid(), signal.SIGKILL)  # what the OOM killer does
     raise AssertionError
 
 
-def _out_of_memory(*task: object) -> Summary:
+def _out_of_memory(*task: object, **options: object) -> Summary:
     raise MemoryError
 
 

@@ -32,7 +32,7 @@ from message_ir._untyped import standard_streams
 from message_ir.adapters import FORMATS, Call, FormatError, LogFile, convert, detect
 from message_ir.adapters._load_state import source_index
 from message_ir.adapters._surrogates import replaced as replaced_surrogates
-from message_ir.datasets import CHECKERS, DEFAULT_FORMAT, check_dataset
+from message_ir.datasets import CHECKERS, DEFAULT_FORMAT, TokenizerError, Tokens, check_dataset
 from message_ir.redact import RULES, literal_rule, pattern_rule, redact_file_bytes
 from message_ir.usage import By, Row, calls, read_prices, summarize
 
@@ -71,6 +71,8 @@ class _Arguments(argparse.Namespace):
     all_branches: bool
     by: str
     prices: str | None
+    tokenizer: str | None
+    max_tokens: int | None
 
 
 class _FileReport(msgspec.Struct, frozen=True):
@@ -339,6 +341,14 @@ def _parser() -> argparse.ArgumentParser:
     dataset.add_argument(
         "--examples", type=_positive, default=3, metavar="N", help="examples shown per code (default: 3)"
     )
+    dataset.add_argument(
+        "--tokenizer",
+        metavar="MODULE:FUNCTION",
+        help="count each line's tokens with this function (a str -> int you have; nothing is downloaded)",
+    )
+    dataset.add_argument(
+        "--max-tokens", type=_positive, metavar="N", help="report lines of more than N tokens (needs --tokenizer)"
+    )
     redaction = commands.add_parser(
         "redact",
         help="replace secrets in a transcript or session log, keeping it valid",
@@ -455,10 +465,22 @@ def _check_dataset(arguments: _Arguments) -> int:
     shown = _shown(paths[0]) if len(paths) == 1 else f"{len(paths)} files"
     progress = _Progress(shown, total, _stderr_is_terminal() and total > _PROGRESS_BYTES)
     source_format = arguments.source_format or DEFAULT_FORMAT
+    if arguments.max_tokens is not None and arguments.tokenizer is None:
+        raise _Unreadable("--max-tokens needs --tokenizer MODULE:FUNCTION to count with")
+    if arguments.tokenizer is not None:
+        sys.path.insert(0, os.getcwd())  # a module of the user's, beside the data, as `python -m` finds it
     try:
         summary = check_dataset(
-            paths, source_format, processes=arguments.jobs, examples=arguments.examples, progress=progress.advance
+            paths,
+            source_format,
+            processes=arguments.jobs,
+            examples=arguments.examples,
+            progress=progress.advance,
+            counter=arguments.tokenizer,
+            max_tokens=arguments.max_tokens,
         )
+    except TokenizerError as error:
+        raise _Unreadable(str(error)) from None
     except BrokenProcessPool:
         raise _Unreadable(
             "a worker process died (killed, or out of memory): the dataset was not checked; try fewer processes (-j)"
@@ -487,7 +509,21 @@ def _check_dataset(arguments: _Arguments) -> int:
             for example in summary.examples.get(code, []):
                 found = example.diagnostic
                 _out(f"  {_shown(example.file)}:{example.line}: {found.message} (at {found.path})")
+        if summary.tokens is not None:
+            _tokens_summary(summary.tokens)
     return EXIT_VALID if summary.invalid == 0 else EXIT_INVALID
+
+
+def _tokens_summary(tokens: Tokens) -> None:
+    """The tokens counted: in all, the longest line, and a histogram of the lines."""
+    _out(f"tokens: {tokens.total:,} in all, {tokens.longest:,} in the longest line")
+    lines = tokens.histogram.values()
+    widest = max(lines, default=0)
+    labels = {label: ("more" if label == "more" else f"<= {int(label):,}") for label in tokens.histogram}
+    width = max(map(len, labels.values()), default=0)
+    for label, count in tokens.histogram.items():
+        bar = "#" * max(1, round(40 * count / widest)) if widest else ""
+        _out(f"  {labels[label]:>{width}}  {count:>{len(f'{widest:,}')},}  {bar}")
 
 
 def _redact(arguments: _Arguments) -> int:

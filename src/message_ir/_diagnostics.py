@@ -54,6 +54,7 @@ ProviderCode: TypeAlias = Literal[
     "LOG_RECORD_GAP",
     "NO_ASSISTANT_MESSAGE",
     "UNKNOWN_KEY",
+    "TOO_MANY_TOKENS",
 ]
 """Codes only the adapters (`message_ir.adapters`) give: a record that is not of its format
 (`BAD_FORMAT`), and the rules a provider enforces beyond the IR's own."""

@@ -18,13 +18,18 @@ from message_ir.datasets._check import (
     check_part,
 )
 from message_ir.datasets._summary import Example, LineReport, Summary, merge
+from message_ir.datasets._tokens import BUCKETS, Tokenizer, TokenizerError, Tokens
 
 __all__ = [
+    "BUCKETS",
     "CHECKERS",
     "DEFAULT_FORMAT",
     "Example",
     "LineReport",
     "Summary",
+    "Tokenizer",
+    "TokenizerError",
+    "Tokens",
     "byte_ranges",
     "check_dataset",
     "check_file",

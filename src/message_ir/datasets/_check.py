@@ -18,6 +18,7 @@ from typing import Final
 from message_ir import Diagnostic
 from message_ir.adapters import FORMATS
 from message_ir.datasets._summary import LineReport, Summary, merge
+from message_ir.datasets._tokens import TokenizerError, Tokens, line_tokens, tokenizer, too_many
 
 Checker = Callable[[bytes], tuple[Diagnostic, ...]]
 
@@ -118,17 +119,38 @@ def byte_ranges(path: str | os.PathLike[str], parts: int) -> list[tuple[int, int
 
 
 def check_part(
-    path: str | os.PathLike[str], start: int, end: int | None, format: str = DEFAULT_FORMAT, examples: int = 3
+    path: str | os.PathLike[str],
+    start: int,
+    end: int | None,
+    format: str = DEFAULT_FORMAT,
+    examples: int = 3,
+    *,
+    counter: str | None = None,
+    max_tokens: int | None = None,
 ) -> Summary:
     """The summary of the lines that start in `[start, end)` of a file, numbered from 1 at
-    `start` (`merge` makes the numbers the file's own)."""
+    `start` (`merge` makes the numbers the file's own). With `counter` (a tokenizer named
+    `MODULE:FUNCTION`), each line's tokens are counted, and a line over `max_tokens` is a
+    `TOO_MANY_TOKENS`; `TokenizerError` when the tokenizer fails, naming the line."""
     name = os.fspath(path)
     diagnostics = _line_checker(format)
-    summary = Summary()
+    count_tokens = None if counter is None else tokenizer(counter)
+    summary = Summary(tokens=None if counter is None else Tokens())
     count = 0
+    offset = start
     for line in _range_lines(path, start, end):
         count += 1
         found = diagnostics(line)
+        if count_tokens is not None and summary.tokens is not None:
+            try:
+                tokens = line_tokens(count_tokens, line, format)
+            except TokenizerError as error:
+                raise TokenizerError(f"{name}:{_line_at(name, offset)}: {error}") from None
+            if tokens is not None:
+                summary.tokens.add(tokens)
+                if max_tokens is not None and tokens > max_tokens:
+                    found = (*found, too_many(tokens, max_tokens))
+        offset += len(line) + 1
         if not found:
             summary.valid += 1  # the common case, counted without a report
             continue
@@ -137,8 +159,18 @@ def check_part(
     return summary
 
 
-def _part(task: tuple[str, int, int, str, int]) -> Summary:
-    return check_part(*task)
+def _line_at(path: str, offset: int) -> int:
+    """The 1-based number of the line that starts at byte `offset` (counted again, on a failure only)."""
+    with open(path, "rb") as stream:
+        return stream.read(offset).count(b"\n") + 1
+
+
+_Task = tuple[str, int, int, str, int, "str | None", "int | None"]
+
+
+def _part(task: _Task) -> Summary:
+    path, start, end, format, examples, counter, max_tokens = task
+    return check_part(path, start, end, format, examples, counter=counter, max_tokens=max_tokens)
 
 
 def check_dataset(
@@ -148,8 +180,11 @@ def check_dataset(
     processes: int = 1,
     examples: int = 3,
     progress: Callable[[int], None] | None = None,
+    counter: str | None = None,
+    max_tokens: int | None = None,
 ) -> Summary:
-    """The summary of every line of every file in `paths`, in `processes` worker processes.
+    """The summary of every line of every file in `paths`, in `processes` worker processes;
+    with `counter` (`MODULE:FUNCTION`, see `check_part`), their tokens too.
 
     With more than one process, each file is split into byte ranges at line boundaries (a
     few per process), the ranges are checked in parallel, and their summaries are merged in
@@ -157,12 +192,16 @@ def check_dataset(
     number of bytes done after each range (each file, with one process).
     """
     _checker(format)
-    tasks: list[tuple[str, int, int, str, int]] = []
+    if counter is not None:
+        tokenizer(counter)  # an import that fails, fails here, before any process starts
+    tasks: list[_Task] = []
     for path in paths:
         name = os.fspath(path)
         size = os.path.getsize(name)
         parts = max(-(-size // _PART_BYTES), 1 if processes <= 1 else min(processes * 4, max(processes, size // 65536)))
-        tasks.extend((name, start, end, format, examples) for start, end in byte_ranges(name, parts))
+        tasks.extend(
+            (name, start, end, format, examples, counter, max_tokens) for start, end in byte_ranges(name, parts)
+        )
     summaries: list[Summary] = []
     if processes <= 1:
         for task in tasks:

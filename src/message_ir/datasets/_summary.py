@@ -8,6 +8,7 @@ from collections.abc import Iterable
 import msgspec
 
 from message_ir import Diagnostic
+from message_ir.datasets._tokens import Tokens
 
 
 class LineReport(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename="camel"):
@@ -45,6 +46,8 @@ class Summary(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
     diagnostics_by_code: dict[str, int] = msgspec.field(default_factory=dict)
     examples: dict[str, list[Example]] = msgspec.field(default_factory=dict)
     files: list[tuple[str, int]] = msgspec.field(default_factory=list)
+    tokens: Tokens | None = None
+    """The lines' tokens, when a tokenizer counted them (`check_dataset(..., tokenizer=...)`)."""
 
     def add(self, file: str, report: LineReport, examples: int) -> None:
         """Count one line of `file` (keeping up to `examples` examples per code)."""
@@ -73,7 +76,7 @@ class Summary(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
 def merge(parts: Iterable[Summary], examples: int = 3) -> Summary:
     """The summaries of consecutive parts of files, in order, as one: counts added, each
     part's line numbers moved by the lines of the same file's parts before it, and the first
-    `examples` examples of each code kept."""
+    `examples` examples of each code kept (and the tokens, where counted, added up)."""
     total = Summary()
     offsets: dict[str, int] = {}
     for part in parts:
@@ -89,6 +92,8 @@ def merge(parts: Iterable[Summary], examples: int = 3) -> Summary:
             for example in shown:
                 if len(kept) < examples:
                     kept.append(Example(example.file, example.line + offsets.get(example.file, 0), example.diagnostic))
+        if part.tokens is not None:
+            total.tokens = part.tokens if total.tokens is None else total.tokens.merged(part.tokens)
         for file, count in part.files:
             offsets[file] = offsets.get(file, 0) + count
             if total.files and total.files[-1][0] == file:
