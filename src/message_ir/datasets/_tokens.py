@@ -11,16 +11,19 @@ template's own tokens are not counted: they depend on the model, not on the line
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
-from typing import Final
+from typing import Final, Protocol
 
 import msgspec
 
 from message_ir import AssistantMessage, Diagnostic, TextBlock, ToolCall, ToolResultMessage, UserMessage
 from message_ir.adapters import FORMATS, FormatError
 
-Tokenizer = Callable[[str], object]
-"""What the user names: a function of a text, returning its number of tokens."""
+
+class Tokenizer(Protocol):
+    """What the user names: a function of a text, returning its number of tokens."""
+
+    def __call__(self, text: str, /) -> object: ...
+
 
 BUCKETS: Final = tuple(1 << power for power in range(7, 21))
 """The histogram's upper bounds: lines of at most 128 tokens, 256, ..., 1,048,576, then more."""
