@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from message_ir.adapters import FormatError, openai_chat
-from message_ir.datasets import TokenizerError, Tokens, check_dataset
+from message_ir.datasets import Summary, TokenizerError, Tokens, check_dataset, merge
 from tests.dataset_factory import write_dataset
 
 TOKENIZER = """
@@ -136,3 +136,13 @@ def test_the_command_line_prints_the_tokens(dataset: Path) -> None:
         2,
         "message-ir: error: --max-tokens needs --tokenizer MODULE:FUNCTION to count with\n",
     )
+
+
+def test_a_summary_s_histogram_is_in_bucket_order() -> None:
+    part = Summary(tokens=Tokens())
+    assert part.tokens is not None
+    for count in (5000, 7, 300, 2_000_000):  # buckets met out of order, as lines come
+        part.tokens.add(count)
+    merged = merge([part])
+    assert merged.tokens is not None
+    assert list(merged.tokens.histogram) == ["128", "512", "8192", "more"]

@@ -92,8 +92,8 @@ def merge(parts: Iterable[Summary], examples: int = 3) -> Summary:
             for example in shown:
                 if len(kept) < examples:
                     kept.append(Example(example.file, example.line + offsets.get(example.file, 0), example.diagnostic))
-        if part.tokens is not None:
-            total.tokens = part.tokens if total.tokens is None else total.tokens.merged(part.tokens)
+        if part.tokens is not None:  # merged even when alone: the histogram comes out in bucket order
+            total.tokens = (total.tokens or Tokens()).merged(part.tokens)
         for file, count in part.files:
             offsets[file] = offsets.get(file, 0) + count
             if total.files and total.files[-1][0] == file:
