@@ -10,10 +10,15 @@ list that nothing claims is the format declared as the fallback.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
+from message_ir.adapters._format import Recognize
 from message_ir.adapters._json import Unparsable, as_array, as_object, parse
 from message_ir.adapters._registry import FORMATS
+
+Test = Callable[[dict[str, object]], bool]
+"""One of a `Recognize`'s tests of a parsed JSON object."""
 
 _LOG_LINES: Final = 5
 """How many lines of a log `detect` reads."""
@@ -39,9 +44,9 @@ def detect(source: bytes | str | object) -> str | None:
     if log is not None:
         return log
     if body is not None:
-        for declared in FORMATS.values():
-            if declared.recognize.body is not None and declared.recognize.body(body):
-                return declared.name
+        claimed = _claimed(lambda recognize: recognize.body, body)
+        if claimed is not None:
+            return claimed
         records = as_array(body.get("messages"))
     return None if records is None else _records_format(records)
 
@@ -65,9 +70,18 @@ def _log_format(lines: list[object]) -> str | None:
         line = as_object(value)
         if line is None:
             return None
-        for declared in FORMATS.values():
-            if declared.recognize.line is not None and declared.recognize.line(line):
-                return declared.name
+        claimed = _claimed(lambda recognize: recognize.line, line)
+        if claimed is not None:
+            return claimed
+    return None
+
+
+def _claimed(test: Callable[[Recognize], Test | None], value: dict[str, object]) -> str | None:
+    """The first format (in the registry's order) whose `test` of its `Recognize` claims `value`."""
+    for declared in FORMATS.values():
+        recognizes = test(declared.recognize)
+        if recognizes is not None and recognizes(value):
+            return declared.name
     return None
 
 
@@ -77,9 +91,9 @@ def _records_format(records: list[object]) -> str | None:
         record = as_object(item)
         if record is None:
             return None
-        for declared in FORMATS.values():
-            if declared.recognize.record is not None and declared.recognize.record(record):
-                return declared.name
+        claimed = _claimed(lambda recognize: recognize.record, record)
+        if claimed is not None:
+            return claimed
         role = record.get("role")
         if role == "toolResult" or "toolCallId" in record:
             return None  # the IR's own

@@ -5,7 +5,7 @@ or a request body), and the readers every format shares (a role, text parts)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Final, NamedTuple
 
 import msgspec
@@ -23,7 +23,7 @@ from message_ir import (
 from message_ir.adapters import _tools
 from message_ir.adapters._conversation import Conversation, FormatError, Instruction, Note
 from message_ir.adapters._json import Unparsable, as_array, as_object, decode, json_input, kind, parse
-from message_ir.adapters._log_file import LogFile
+from message_ir.adapters._log_file import whole
 from message_ir.adapters._records import split_record
 
 _FIRST_INDEX: Final = re.compile(r"\[(\d+)\]")
@@ -151,7 +151,7 @@ class LoadState:
         self.problem(path, "Not a JSON value by the IR's rule (exact builtins, finite numbers, UTF-8, depth)")
         return False
 
-    def readable(self, records: Sequence[object], prefix: str) -> Iterator[tuple[int, str, object]]:
+    def readable(self, records: Iterable[object], prefix: str) -> Iterator[tuple[int, str, object]]:
         """Each record of `records` that may be read (see `json_ok`), with its index and path
         (`prefix[index]`), the state moved to it (`at`)."""
         for index, value in enumerate(records):
@@ -325,9 +325,8 @@ def read_source(format: str, source: object, read: Reader, *, lines: bool = Fals
     """`load` of any format: parse text (then trusted: msgspec's values follow the JSON rule),
     read it, and read it again avoiding every source call ID when a renamed reused ID met one
     that the source uses later. A log's text (`lines`) is left to its reader, line by line."""
-    if type(source) is LogFile and not lines:
-        with open(source.path, "rb") as stream:
-            source = stream.read()
+    if not lines:
+        source = whole(source)
     trusted = type(source) is bytes or type(source) is str
     if trusted and not lines:
         assert type(source) is bytes or type(source) is str

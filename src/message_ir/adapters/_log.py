@@ -30,7 +30,7 @@ from message_ir.adapters._build import object_raw
 from message_ir.adapters._conversation import FormatError
 from message_ir.adapters._json import Unparsable, as_array, as_object, decode, encode, json_input, parse
 from message_ir.adapters._load_state import LoadState
-from message_ir.adapters._log_file import LogFile, file_lines, raw_lines
+from message_ir.adapters._log_file import is_text, text_lines
 from message_ir.adapters._records import Info, format_info, frozen_info
 
 Lines = list[tuple[int | None, object]]
@@ -47,14 +47,10 @@ def read_lines(state: LoadState, source: object) -> Iterable[object]:
     at `$[line]` (the 0-based line number), and so is an empty line (it would not be
     written back); its value is `None`.
     """
-    if type(source) is bytes or type(source) is str:
-        data = source.encode("utf-8", "surrogatepass") if type(source) is str else source
-        assert type(data) is bytes
+    lines = text_lines(source)
+    if lines is not None:
         state.trusted = True
-        return _parsed_lines(state, raw_lines(data))
-    if type(source) is LogFile:
-        state.trusted = True
-        return _parsed_lines(state, file_lines(source.path))
+        return _parsed_lines(state, lines)
     items = as_array(source)
     if items is None and type(source) is tuple:
         items = list(source)
@@ -76,7 +72,7 @@ def reading(format: str, source: object, avoid: frozenset[str], trusted: bool) -
 def objects(format: str, source: object) -> Iterator[tuple[int, dict[str, object]]]:
     """Each line of a log that is a JSON object, with its 0-based number, read one at a time
     (a line that is not JSON or no object is passed over: `check` reports it)."""
-    _, values = reading(format, source, frozenset(), type(source) in (bytes, str, LogFile))
+    _, values = reading(format, source, frozenset(), is_text(source))
     for number, value in enumerate(values):
         line = as_object(value)
         if line is not None:
@@ -89,11 +85,8 @@ def readable_lines(
     """Each line that may be read, as `(number, path, value, the value if it is an object)`;
     `state` is at that line. A line `json_ok` refuses (a caller's value that is no JSON) is
     reported there and skipped."""
-    for number, value in enumerate(values):
-        state.at(number)
-        path = f"$[{number}]"
-        if state.json_ok(value, path):
-            yield number, path, value, as_object(value)
+    for number, path, value in state.readable(values, "$"):
+        yield number, path, value, as_object(value)
 
 
 def _parsed_lines(state: LoadState, lines: Iterable[bytes]) -> Iterator[object]:

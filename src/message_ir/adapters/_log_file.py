@@ -37,3 +37,29 @@ def raw_lines(data: bytes) -> Iterator[bytes]:
             end = size
         yield data[start:end]
         start = end + 1
+
+
+def is_text(source: object) -> bool:
+    """Whether `source` is a log given as text (`bytes`, `str`) or as a `LogFile` (exact type
+    checks: nothing of a caller's type runs)."""
+    return type(source) is bytes or type(source) is str or type(source) is LogFile
+
+
+def text_lines(source: object) -> Iterator[bytes] | None:
+    """The lines of a log given as text or as a `LogFile`, one at a time; `None` for a log
+    given as parsed values."""
+    if type(source) is LogFile:
+        return file_lines(source.path)
+    if type(source) is str:
+        return raw_lines(source.encode("utf-8", "surrogatepass"))
+    if type(source) is bytes:
+        return raw_lines(source)
+    return None
+
+
+def whole(source: object) -> object:
+    """`source`, with a `LogFile` read whole (for a format whose file is one JSON value)."""
+    if type(source) is LogFile:
+        with open(source.path, "rb") as stream:
+            return stream.read()
+    return source

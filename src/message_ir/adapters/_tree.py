@@ -27,7 +27,7 @@ from message_ir.adapters._conversation import Conversation, Note
 from message_ir.adapters._json import as_array, as_object, decode
 from message_ir.adapters._load_state import LoadState, Reader, read_source
 from message_ir.adapters._log import reading
-from message_ir.adapters._log_file import LogFile, file_lines, raw_lines
+from message_ir.adapters._log_file import is_text, text_lines
 
 
 class Node(NamedTuple):
@@ -88,12 +88,18 @@ def is_tree(nodes: Sequence[Node], message_lines: int) -> bool:
     )
 
 
+def _by_id(nodes: Iterable[Node]) -> dict[str, Node]:
+    """Each line by its ID (the first line, where two share one)."""
+    found: dict[str, Node] = {}
+    for node in nodes:
+        found.setdefault(node.uid, node)
+    return found
+
+
 def walk(nodes: Sequence[Node], leaf: str | None = None) -> Walk:
     """The branch ending at the line `leaf` (by its ID), or at the last message line of the
     main conversation (else the last message line at all)."""
-    by_id: dict[str, Node] = {}
-    for each in nodes:
-        by_id.setdefault(each.uid, each)
+    by_id = _by_id(nodes)
     messages = [each for each in nodes if each.message]
     main = [each for each in messages if not each.sidechain]
     end = by_id.get(leaf) if leaf is not None else (main[-1] if main else (messages[-1] if messages else None))
@@ -101,7 +107,7 @@ def walk(nodes: Sequence[Node], leaf: str | None = None) -> Walk:
     broken: list[tuple[int, str]] = []
     stopped_at_boundary = -1
     seen: set[str] = set()
-    compaction: Node | None = None  # the compaction on the branch nearest its leaf
+    kept_id: str | None = None  # what the compaction on the branch nearest its leaf keeps
     node: Node | None = end
     while node is not None:
         if node.uid in seen:
@@ -111,15 +117,15 @@ def walk(nodes: Sequence[Node], leaf: str | None = None) -> Walk:
         on.add(node.number)
         if node.boundary:
             stopped_at_boundary = node.number
-        if node.keeps_from is not None and compaction is None:
-            compaction = node
+        if kept_id is None:
+            kept_id = node.keeps_from
         if node.parent is None:
             break
         parent = by_id.get(node.parent)
         if parent is None:
             broken.append((node.number, f"line {node.number + 1}'s parent {node.parent!r} is no line of this log"))
         node = parent
-    kept_from = None if compaction is None or compaction.keeps_from is None else by_id.get(compaction.keeps_from)
+    kept_from = None if kept_id is None else by_id.get(kept_id)
     if kept_from is not None:  # what the compaction summarized is no longer sent
         stopped_at_boundary = kept_from.number
         on = {number for number in on if number >= kept_from.number}
@@ -170,9 +176,7 @@ def _none_between(numbers: Sequence[int], last: int, number: int) -> bool:
 def leaves(nodes: Sequence[Node]) -> list[Node]:
     """The message lines below which no message line hangs, in file order: the ends of the
     log's branches (a sub-agent's included)."""
-    by_id: dict[str, Node] = {}
-    for node in nodes:
-        by_id.setdefault(node.uid, node)
+    by_id = _by_id(nodes)
     above: set[str] = set()  # IDs of lines with a message line below them
     for node in nodes:
         if not node.message:
@@ -255,13 +259,8 @@ def heads(source: object, values: Iterable[object], keys: Keys) -> Iterator[Head
     the format's typed decoder without building the rest of its value (a first pass); a line
     whose fields have unusual types, and every line of a log given as parsed values, read
     loosely; `None` for a line that is not JSON (the reading pass reports it)."""
-    if type(source) is bytes or type(source) is str or type(source) is LogFile:
-        if type(source) is LogFile:
-            lines = file_lines(source.path)
-        else:
-            data = source.encode("utf-8", "surrogatepass") if type(source) is str else source
-            assert type(data) is bytes
-            lines = raw_lines(data)
+    lines = text_lines(source)
+    if lines is not None:
         for raw in lines:
             try:
                 yield keys.decoder(raw)
@@ -330,6 +329,18 @@ class Keys(NamedTuple):
     @property
     def parent(self) -> str:
         return self.names["parent"]
+
+
+def record_new_line(made: dict[str, tuple[bool, object]], keys: Keys, new_id: str, previous: object) -> None:
+    """Remember in `made` the parent link the new line `new_id`, written after `previous`,
+    keeps in a log without a tree: `previous`'s own (and whether it had one), or, after a new
+    line, what that one kept (see `link_new_lines`)."""
+    line = as_object(previous)
+    before = None if line is None else line.get(keys.id)
+    if type(before) is str and before in made:
+        made[new_id] = made[before]
+    else:
+        made[new_id] = (line is not None and keys.parent in line, None if line is None else line.get(keys.parent))
 
 
 def link_new_lines(
@@ -426,7 +437,7 @@ def branches(format: str, source: object, keys: Keys) -> tuple[Branch, ...]:
     """The branches of a log, in the file order of their last lines (empty for a log without
     parent links). A line that only completes another branch's turn (a parallel call's
     result hanging off its call) ends no branch of its own."""
-    _, values = reading(format, source, frozenset(), type(source) in (bytes, str, LogFile))
+    _, values = reading(format, source, frozenset(), is_text(source))
     nodes, messages = read_nodes(source, values, keys)
     if not is_tree(nodes, messages):
         return ()

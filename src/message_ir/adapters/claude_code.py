@@ -265,14 +265,7 @@ def _new_envelope(
     line["uuid"] = _log.new_uuid(NAME, session, message_id)
     if previous is not None and "timestamp" in previous:
         line["timestamp"] = previous["timestamp"]
-    before = None if previous is None else previous.get("uuid")
-    if type(before) is str and before in made:
-        made[str(line["uuid"])] = made[before]  # after a new line: what that one copied
-    else:
-        made[str(line["uuid"])] = (
-            previous is not None and "parentUuid" in previous,
-            (previous or {}).get("parentUuid"),
-        )
+    _tree.record_new_line(made, _KEYS, str(line["uuid"]), previous)
     return line
 
 

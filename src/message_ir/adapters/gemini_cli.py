@@ -44,7 +44,7 @@ from message_ir.adapters._functions import Words, format_functions
 from message_ir.adapters._ids import any_id
 from message_ir.adapters._json import as_array, as_object, encode
 from message_ir.adapters._load_state import LoadState
-from message_ir.adapters._log_file import LogFile
+from message_ir.adapters._log_file import whole
 from message_ir.adapters._usage import Call, text, tokens
 
 NAME: Final = "gemini_cli"
@@ -226,9 +226,7 @@ def _usage(source: object) -> Iterator[Call]:
     """Each `gemini` record with `tokens` is one API call. Gemini counts cached input inside
     `input`, and thinking apart from `output`: here cached input is `cache_read` only, and
     `output` holds the thoughts too."""
-    if type(source) is LogFile:
-        with open(source.path, "rb") as stream:
-            source = stream.read()
+    source = whole(source)
     recording = _load_state.parsed(NAME, source) if type(source) is bytes or type(source) is str else source
     body = as_object(recording) or {}
     session = text(body.get("sessionId"))

@@ -274,8 +274,7 @@ def _new_envelope(
     if type(before) is str:
         line["id"] = _log.new_uuid(NAME, before, message_id).replace("-", "")[:8]
         line["parentId"] = before
-        copied = made.get(before, (previous is not None and "parentId" in previous, (previous or {}).get("parentId")))
-        made[str(line["id"])] = copied
+        _tree.record_new_line(made, _KEYS, str(line["id"]), previous)
     if previous is not None and "timestamp" in previous:
         line["timestamp"] = previous["timestamp"]
     line[_PAYLOAD] = None
