@@ -93,3 +93,30 @@ assert_type(merge([check_part("train.jsonl", 0, None)]), Summary)
 assert_type(byte_ranges("train.jsonl", 4), list[tuple[int, int]])
 assert_type(check_partition([("{}", "train.jsonl")]), list[Summary])
 assert_type(check_with_dask(["train-*.jsonl"], blocksize="64MiB"), Summary)
+
+# Session logs as trees, token usage, MCP results and token counts, added later.
+from message_ir import ToolResultMessage, tool_call  # noqa: E402
+from message_ir.adapters import Branch, Call, LogFile, Trees, tool_result_from_mcp  # noqa: E402
+from message_ir.datasets import Tokens  # noqa: E402
+from message_ir.usage import Price, Row, calls, read_prices, summarize  # noqa: E402
+from message_ir.usage import Summary as UsageSummary  # noqa: E402  # beside the datasets' `Summary`
+
+assert_type(claude_code.load(b"", leaf="u1"), Conversation)
+assert_type(pi.load(LogFile("session.jsonl")), Conversation)
+assert_type(claude_code.branches(b""), tuple[Branch, ...])
+assert_type(pi.branches([]), tuple[Branch, ...])
+trees = claude_code.FORMAT.trees
+if trees is not None:
+    assert_type(trees, Trees)
+    assert_type(trees.check(b"", None), tuple[Diagnostic, ...])
+found_calls = list(calls(LogFile("session.jsonl"), "claude_code"))
+assert_type(found_calls, list[Call])
+usage = summarize(found_calls, "day", {"claude-x": Price(3.0, 15.0)})
+assert_type(usage, UsageSummary)
+assert_type(usage.rows, tuple[Row, ...])
+assert_type(usage.total.cost, float | None)
+assert_type(read_prices(b"{}"), dict[str, Price])
+answered = tool_result_from_mcp(tool_call(id="c", name="read", arguments={}), {"content": []}, id="r")
+assert_type(answered, ToolResultMessage)
+counted = check_dataset(["train.jsonl"], counter="mytokens:count", max_tokens=4096)
+assert_type(counted.tokens, Tokens | None)

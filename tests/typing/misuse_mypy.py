@@ -51,3 +51,12 @@ from message_ir.datasets import Summary, check_dataset  # noqa: E402
 tool_declaration(1)  # type: ignore[arg-type]
 check_dataset(["train.jsonl"], processes="2")  # type: ignore[arg-type]
 Summary().lines = "many"  # type: ignore[assignment]
+
+# Session logs as trees, token usage and token counts, added later.
+from message_ir.adapters import LogFile, claude_code  # noqa: E402
+from message_ir.usage import summarize  # noqa: E402
+
+claude_code.load(b"", leaf=1)  # type: ignore[arg-type]
+LogFile(3)  # type: ignore[arg-type]
+summarize([], "week")  # type: ignore[arg-type]
+check_dataset(["train.jsonl"], max_tokens="many")  # type: ignore[arg-type]

@@ -51,3 +51,12 @@ from message_ir.datasets import Summary, check_dataset  # noqa: E402
 tool_declaration(1)  # pyright: ignore[reportArgumentType]
 check_dataset(["train.jsonl"], processes="2")  # pyright: ignore[reportArgumentType]
 Summary().lines = "many"  # pyright: ignore[reportAttributeAccessIssue]
+
+# Session logs as trees, token usage and token counts, added later.
+from message_ir.adapters import LogFile, claude_code  # noqa: E402
+from message_ir.usage import summarize  # noqa: E402
+
+claude_code.load(b"", leaf=1)  # pyright: ignore[reportArgumentType]
+LogFile(3)  # pyright: ignore[reportArgumentType]
+summarize([], "week")  # pyright: ignore[reportArgumentType]
+check_dataset(["train.jsonl"], max_tokens="many")  # pyright: ignore[reportArgumentType]
