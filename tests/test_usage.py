@@ -148,3 +148,14 @@ def test_the_command_line(tmp_path: Path) -> None:
     missing = run(str(tmp_path / "none.jsonl"), "--from", "claude-code")
     assert missing.returncode == 2
     assert missing.stderr.startswith("message-ir: error: cannot read ")
+
+
+def test_a_file_that_is_not_its_format_says_why(tmp_path: Path) -> None:
+    broken = tmp_path / "session.json"
+    broken.write_text('{"sessionId": ')
+    done = run("--from", "gemini-cli", str(broken))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        f"{broken}:-: INVALID_JSON Invalid JSON: Input data was truncated (at $)\n"
+        f"message-ir: error: {broken}: not gemini-cli data; no usage summed\n"
+    )

@@ -584,8 +584,10 @@ def _usage(arguments: _Arguments) -> int:
             found.extend(calls(LogFile(path), adapter))
         except OSError as error:
             raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
-        except FormatError as error:
-            raise _Unreadable(f"{_shown(path)}: not {_cli_name(adapter)} data: {error}") from None
+        except FormatError as error:  # each problem said as `validate` says it, then why nothing is summed
+            for diagnostic in error.diagnostics:
+                _err(_diagnostic_line(_shown(path), diagnostic, lines=FORMATS[adapter].json_lines))
+            raise _Unreadable(f"{_shown(path)}: not {_cli_name(adapter)} data; no usage summed") from None
     by: By = "session" if arguments.by == "session" else "day" if arguments.by == "day" else "model"
     summary = summarize(found, by, prices)
     if arguments.format == "json":
