@@ -217,6 +217,11 @@ def check_dataset(
             summaries.append(summary)
             if progress is not None:
                 progress(task[2] - task[1])
+    except TokenizerError:
+        # The user's tokenizer failed in a worker, which lives on: stop the others in order
+        # (left running, they would write to a closed pipe at exit).
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
     except BaseException:
         # A worker killed (the OOM killer), out of memory, or out of file descriptors: stop
         # at once, leaving no process behind and nothing to wait for.
