@@ -30,7 +30,7 @@ def lint(session: nox.Session) -> None:
 @nox.session(python="3.11")
 def typecheck(session: nox.Session) -> None:
     """mypy in strict mode over src, tests and noxfile.py."""
-    session.install(".[schema,dask]", *group("typecheck"))
+    session.install(".[schema,dask,parquet]", *group("typecheck"))
     session.run("mypy")
 
 
@@ -38,7 +38,7 @@ def typecheck(session: nox.Session) -> None:
 def tests(session: nox.Session) -> None:
     """pytest, the property suite included, against the installed package (with its extras:
     the schema checks and the Dask cluster test run)."""
-    session.install(".[schema,dask]", *group("test"))
+    session.install(".[schema,dask,parquet]", *group("test"))
     session.run("pytest", "--ignore=tests/roundtrip", *session.posargs)
 
 
@@ -81,7 +81,7 @@ def tests_compiled(session: nox.Session) -> None:
     """The opt-in compiled build: build the wheel with mypyc from the sdist (so that no extension
     module lands in src/), install it, check that the compiled modules are extension modules,
     and run the whole suite, the property suite included, against it."""
-    session.install(f"{compiled_wheel(session)}[schema,dask]", *group("test"))
+    session.install(f"{compiled_wheel(session)}[schema,dask,parquet]", *group("test"))
     check = "; ".join(f"import {name}; assert {name}.__file__.endswith('.so'), {name}.__file__" for name in COMPILED)
     session.run("python", "-c", check)
     session.run("pytest", *session.posargs)
@@ -91,7 +91,7 @@ def tests_compiled(session: nox.Session) -> None:
 def coverage(session: nox.Session) -> None:
     """Branch coverage of the package over the whole suite, the command line's child processes
     included; fails under the `fail_under` of pyproject.toml (95)."""
-    session.install("-e", ".[schema,dask]", *group("test"), *group("coverage"))
+    session.install("-e", ".[schema,dask,parquet]", *group("test"), *group("coverage"))
     session.run("coverage", "erase")
     session.run(
         "coverage",

@@ -19,8 +19,10 @@ from message_ir.adapters import (
     codex,
     convert,
     gemini,
+    hf_chat,
     openai_chat,
     openai_responses,
+    sharegpt,
 )
 from message_ir.datasets._tokens import too_many
 
@@ -164,9 +166,27 @@ DIAGNOSTIC_CASES: dict[str, Callable[[], list[str]]] = {
     "NO_ASSISTANT_MESSAGE": lambda: _codes(
         openai_chat.FORMAT.functions.check_example([{"role": "user", "content": "hi"}])
     ),
+    "TURN_OUT_OF_PLACE": lambda: _codes(
+        sharegpt.FORMAT.functions.check_example([{"from": "gpt", "value": "hi"}, {"from": "gpt", "value": "hi"}])
+    ),
+    "PADDED_BY_ARROW": lambda: _codes(_padded()),
 }
 
 
+def _padded() -> tuple[object, ...]:
+    from message_ir.datasets._arrow import padded_by_arrow
+
+    row = {
+        "messages": [_chat({"type": "function", "function": {"name": "f", "arguments": {"a": 1, "b": None}}})],
+        "tools": [{"type": "function", "function": {"name": "f", "parameters": {"properties": {"a": {}}}}}],
+    }
+    return tuple(padded_by_arrow(json.dumps(row).encode(), "hf_chat"))
+
+
+_HF_CALL = [
+    {"role": "assistant", "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": {}}}]},
+    {"role": "tool", "name": "f", "content": "ok"},
+]
 _SYSTEM_THEN_CALL = [
     {"role": "system", "content": "s1"},
     {"role": "user", "content": "hi"},
@@ -202,6 +222,10 @@ NOTE_CASES: dict[str, Callable[[], list[str]]] = {
     "MADE_UP_CALL_ID": lambda: _codes(
         gemini.load([{"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}}}]}]).notes
     ),
+    "WROTE_MADE_UP_CALL_ID": lambda: _converted(_HF_CALL, hf_chat.load, "openai_chat"),
+    "DROPPED_CALL_ID": lambda: _converted([_chat(_call()), _tool()], openai_chat.load, "sharegpt"),
+    "RETYPED_ARGUMENTS": lambda: _converted([_chat(_call()), _tool()], openai_chat.load, "hf_chat"),
+    "TURN_WITHOUT_CALL": lambda: _codes(sharegpt.load([{"from": "observation", "value": "42"}]).notes),
     "OFF_BRANCH": lambda: _codes(claude_code.load([_line("a"), _line("b", None), _line("c", "a")]).notes),
     "BROKEN_PARENT_LINK": lambda: _codes(claude_code.load([_line("a", "gone")]).notes),
     "SIDECHAIN_BRANCH": lambda: _codes(

@@ -301,7 +301,7 @@ def test_check_dataset_names_the_formats_a_line_can_be_in() -> None:
     assert completed.returncode == 2
     assert completed.stderr.splitlines()[-1] == (
         "message-ir check-dataset: error: argument --from: not a dataset format: 'pi'"
-        " (choose from openai-chat, anthropic, openai-responses, gemini)"
+        " (choose from openai-chat, anthropic, openai-responses, gemini, hf-chat, sharegpt)"
     )
 
 

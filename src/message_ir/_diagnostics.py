@@ -55,6 +55,8 @@ ProviderCode: TypeAlias = Literal[
     "NO_ASSISTANT_MESSAGE",
     "UNKNOWN_KEY",
     "TOO_MANY_TOKENS",
+    "TURN_OUT_OF_PLACE",
+    "PADDED_BY_ARROW",
 ]
 """Codes only the adapters (`message_ir.adapters`) give: a record that is not of its format
 (`BAD_FORMAT`), and the rules a provider enforces beyond the IR's own."""

@@ -69,7 +69,11 @@ def test_convert_rewrites_ids_and_converting_back_restores_them() -> None:
     result = back.messages[2]
     assert type(result) is ToolResultMessage
     assert result.tool_call_id == "call.1"
-    assert [note.code for note in back.notes] == ["RESTORED_CALL_ID"]
+    assert [note.code for note in back.notes] == ["RESTORED_CALL_ID", "RETYPED_ARGUMENTS"]
+    assert str(back.notes[1]) == (
+        "RETYPED_ARGUMENTS: Arguments of 'read' are written as JSON text (anthropic holds the other form)"
+        " - at `$[1].content[0].arguments`"
+    )
 
 
 def test_plain_ir_messages_dump_as_a_request_body() -> None:

@@ -48,11 +48,25 @@ def _as_gemini(path: Path) -> object:
     return gemini.dump(convert(gemini_cli.load(path.read_bytes()), "gemini"))
 
 
+def _hf_row(path: Path) -> object:
+    """A TRL row's `messages` (the files hold the list; TRL computes `tools` in its script)."""
+    return json.loads(path.read_bytes())
+
+
+def _sharegpt_row(path: Path) -> object:
+    """The first row of a LLaMA-Factory dataset window (every row: `tests/adapters/test_training_formats.py`)."""
+    rows = json.loads(path.read_bytes())
+    assert type(rows) is list
+    return rows[0]
+
+
 SAMPLES: dict[str, tuple[Callable[[Path], object], list[Path]]] = {
     "openai_chat": (openai_chat_messages, real_files("openai-chat", "*.json")),
     "anthropic": (anthropic_messages, real_files("anthropic", "*.jsonl")),
     "openai_responses": (_responses_items, real_files("openai-responses", "*.jsonl")),
     "gemini": (_as_gemini, real_files("gemini", "*.json")),
+    "hf_chat": (_hf_row, real_files("hf-chat", "*.json")),
+    "sharegpt": (_sharegpt_row, real_files("sharegpt", "llama-factory_glaive-*.json")),
     "claude_code": (_lines, real_files("anthropic", "*.jsonl") + real_files("claude-code-inline-sidechain", "*.jsonl")),
     "codex": (_lines, real_files("openai-responses", "*.jsonl")),
     "pi": (_lines, real_files("pi", "*.jsonl")),

@@ -50,4 +50,5 @@ def test_every_declaration_is_consistent() -> None:
         assert declared.description
         assert declared.payload in ("", *FORMATS)
         assert not (declared.dataset_line and declared.json_lines)
+        assert bool(declared.messages_key) == declared.dataset_line
     assert [declared.name for declared in FORMATS.values() if declared.recognize.fallback] == ["openai_chat"]

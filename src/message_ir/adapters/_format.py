@@ -52,6 +52,10 @@ class Format(NamedTuple):
     blocks are the log's own); empty for a provider format, which holds its own."""
     raw_arguments: str = ""
     """The key under which it keeps a call's arguments as sent when they are no JSON object."""
+    arguments_as_text: bool = False
+    """Whether it writes a call's arguments as JSON text (else as the object)."""
+    call_ids: bool = True
+    """Whether it writes call IDs at all (else results pair with calls by order)."""
     refuses_empty_text: bool = False
     """Whether its provider refuses an empty text block (`convert` drops them)."""
     keeps_instructions: bool = True
@@ -63,6 +67,9 @@ class Format(NamedTuple):
     """How a request body's `tools` are read, for formats whose bodies declare tools."""
     dataset_line: bool = False
     """Whether one record of it is one conversation (a dataset line `check-dataset` reads)."""
+    messages_key: str = ""
+    """For a dataset format: the key of a record's messages (`messages`, `contents`): the
+    column a Parquet dataset must have."""
     fast_path: Callable[[bytes], bool] | None = None
     """A dataset line's fast check: `True` only when the careful one (`check`) finds nothing."""
     usage: UsageReader | None = None

@@ -10,7 +10,18 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final, Literal, TypeAlias
 
-from message_ir.adapters import anthropic, claude_code, codex, gemini, gemini_cli, openai_chat, openai_responses, pi
+from message_ir.adapters import (
+    anthropic,
+    claude_code,
+    codex,
+    gemini,
+    gemini_cli,
+    hf_chat,
+    openai_chat,
+    openai_responses,
+    pi,
+    sharegpt,
+)
 from message_ir.adapters._format import Format
 
 FORMATS: Final[Mapping[str, Format]] = MappingProxyType(
@@ -21,6 +32,8 @@ FORMATS: Final[Mapping[str, Format]] = MappingProxyType(
             anthropic.FORMAT,
             openai_responses.FORMAT,
             gemini.FORMAT,
+            hf_chat.FORMAT,
+            sharegpt.FORMAT,
             claude_code.FORMAT,
             codex.FORMAT,
             pi.FORMAT,
@@ -31,6 +44,15 @@ FORMATS: Final[Mapping[str, Format]] = MappingProxyType(
 """Every format's declaration by name, in the order `message-ir formats` lists them."""
 
 FormatName: TypeAlias = Literal[
-    "openai_chat", "anthropic", "openai_responses", "gemini", "claude_code", "codex", "pi", "gemini_cli"
+    "openai_chat",
+    "anthropic",
+    "openai_responses",
+    "gemini",
+    "hf_chat",
+    "sharegpt",
+    "claude_code",
+    "codex",
+    "pi",
+    "gemini_cli",
 ]
 """The name of a registered format, as its module is named (a test holds it equal to `FORMATS`)."""

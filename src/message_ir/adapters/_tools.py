@@ -29,7 +29,7 @@ from message_ir import (
     is_json_value,
 )
 from message_ir.adapters import _schema_engine
-from message_ir.adapters._json import as_array, as_object, encode, freeze_info
+from message_ir.adapters._json import as_array, as_object, decode, encode, freeze_info
 
 
 class ToolDeclaration(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -72,6 +72,8 @@ class ToolReader(NamedTuple):
     arguments_key: str = ".arguments"
     functions: bool = False
     """Whether a body's older `functions` list (OpenAI Chat's) declares tools too."""
+    text: bool = False
+    """Whether `tools` may be JSON text holding the list (as datasets store it)."""
 
 
 def read_declarations(reader: ToolReader, body: dict[str, object]) -> tuple[ToolDeclaration, ...] | None:
@@ -83,9 +85,10 @@ def read_declarations(reader: ToolReader, body: dict[str, object]) -> tuple[Tool
         return None
     found: list[ToolDeclaration] = []
     if tools is not None:
-        items = as_array(tools)
+        items = _tool_list(tools) if reader.text and type(tools) is str else as_array(tools)
         if items is None:
-            return (ToolDeclaration("", None, "$.tools", "Expected a list of tools"),)
+            expected = "a list of tools, or JSON text holding one" if reader.text else "a list of tools"
+            return (ToolDeclaration("", None, "$.tools", f"Expected {expected}"),)
         for number, item in enumerate(items):
             tool = as_object(item)
             path = f"$.tools[{number}]"
@@ -95,6 +98,14 @@ def read_declarations(reader: ToolReader, body: dict[str, object]) -> tuple[Tool
     for number, item in enumerate(as_array(functions) or []):
         found.append(function(as_object(item), f"$.functions[{number}]", "parameters"))
     return tuple(found)
+
+
+def _tool_list(text: str) -> list[object] | None:
+    """The list of tools JSON text holds, or `None`."""
+    try:
+        return as_array(decode(text))
+    except (msgspec.DecodeError, RecursionError, UnicodeError):
+        return None
 
 
 def named(tool: dict[str, object] | None, path: str) -> ToolDeclaration:

@@ -411,6 +411,7 @@ FORMAT: Final = Format(
     system_field="system",
     tools=_TOOLS,
     dataset_line=True,
+    messages_key="messages",
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 

@@ -41,12 +41,13 @@ import message_ir as ir
 from message_ir.adapters import _checks, _json, _load_state, _records, _tools, _writing
 from message_ir.adapters._build import meta_raw, object_raw
 from message_ir.adapters._calls import ir_call_id
-from message_ir.adapters._conversation import Conversation, Note
+from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, provider_words
 from message_ir.adapters._ids import any_id
 from message_ir.adapters._json import as_array, as_object, encode, freeze_info
 from message_ir.adapters._load_state import LoadState, Origins
+from message_ir.adapters._pairing import MADE_UP_INFO, Pairing
 from message_ir.adapters._tools import ToolDeclaration, ToolReader
 
 NAME: Final = "gemini"
@@ -108,36 +109,6 @@ def response_value(text: str, is_error: bool) -> dict[str, object]:
     return {"error": text} if is_error else {"output": text}
 
 
-class Pairing:
-    """Calls without an ID, waiting for a response without one: paired by order and name."""
-
-    def __init__(self) -> None:
-        self.waiting: list[tuple[str, str]] = []  # (IR ID, name), in order
-
-    def made_up(self, state: LoadState, message_index: int, name: str, path: str, part: int) -> str:
-        """The ID of a call that has none (with a note), remembered for its response."""
-        wanted = f"gemini_call_{state.index}_{part}"
-        ir_id = state.call_id(message_index, wanted, name, path)
-        state.notes.append(
-            Note(
-                "MADE_UP_CALL_ID",
-                message_index,
-                path,
-                f"The call has no `id`; the IR calls it {ir_id!r} (never written back)",
-            )
-        )
-        self.waiting.append((ir_id, name))
-        return ir_id
-
-    def answer(self, name: str) -> str | None:
-        """The IR ID of the earliest waiting call named `name` (no longer waiting), or `None`."""
-        for number, (ir_id, call_name) in enumerate(self.waiting):
-            if call_name == name:
-                del self.waiting[number]
-                return ir_id
-        return None
-
-
 def read_call(
     state: LoadState, pairing: Pairing, message_index: int, part: dict[str, object], path: str, number: int
 ) -> ir.ToolCall | None:
@@ -174,7 +145,8 @@ def read_call(
         ir_id = ir_call_id(state, message_index, call_id, name, call_path + ".id", call_info)
     if call_info:
         info["call"] = call_info
-    return ir.ToolCall(id=ir_id, name=name, arguments_json=object_raw(parsed), meta_json=_meta(info))
+    meta = _meta(info) if call_id is not None else object_raw(_records.make_meta(NAME, info, MADE_UP_INFO))
+    return ir.ToolCall(id=ir_id, name=name, arguments_json=object_raw(parsed), meta_json=meta)
 
 
 def read_response(
@@ -370,7 +342,7 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
             state.container_meta = freeze_info({NAME: meta})
         if key is not None and state.json_ok(state.body[key], f"$.{key}"):
             _system(state, state.body[key], key)
-    pairing = Pairing()
+    pairing = Pairing("gemini_call")
     for path, record in state.objects(records, prefix, "a content object"):
         try:
             _content(state, pairing, record, path)
@@ -594,6 +566,7 @@ FORMAT: Final = Format(
     system_field="systemInstruction",
     tools=_TOOLS,
     dataset_line=True,
+    messages_key="contents",
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 

@@ -45,6 +45,7 @@ from message_ir.adapters._ids import any_id
 from message_ir.adapters._json import as_array, as_object, encode
 from message_ir.adapters._load_state import LoadState
 from message_ir.adapters._log_file import whole
+from message_ir.adapters._pairing import Pairing
 from message_ir.adapters._usage import Call, text, tokens
 
 NAME: Final = "gemini_cli"
@@ -61,7 +62,7 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
     state = LoadState(NAME, avoid)
     state.trusted = trusted
     records, prefix = _load_state.message_list(state, source, "messages")
-    pairing = gemini.Pairing()
+    pairing = Pairing("gemini_call")
     kept: list[object] = []
     for index, path, item in state.readable(records, prefix):
         record = as_object(item)
@@ -98,7 +99,7 @@ def _content_parts(state: LoadState, record: dict[str, object], path: str) -> li
     return gemini.read_parts(state, content, path + ".content")
 
 
-def _user(state: LoadState, pairing: gemini.Pairing, record: dict[str, object], path: str) -> None:
+def _user(state: LoadState, pairing: Pairing, record: dict[str, object], path: str) -> None:
     content = record.get("content")
     if type(content) is str:
         state.add(ir.UserMessage(id=state.message_id(), content=content), path)
@@ -108,7 +109,7 @@ def _user(state: LoadState, pairing: gemini.Pairing, record: dict[str, object], 
         gemini.read_user_parts(state, pairing, parts, path + ".content", {})
 
 
-def _gemini(state: LoadState, pairing: gemini.Pairing, record: dict[str, object], path: str) -> None:
+def _gemini(state: LoadState, pairing: Pairing, record: dict[str, object], path: str) -> None:
     content = record.get("content", "")
     blocks: list[ir.AssistantBlock] = []
     block_paths: list[str] = []

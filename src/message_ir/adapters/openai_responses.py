@@ -457,8 +457,10 @@ FORMAT: Final = Format(
         block_types=frozenset({"input_text", "output_text", "input_image", "input_file"}),
     ),
     raw_arguments="arguments",
+    arguments_as_text=True,
     tools=_TOOLS,
     dataset_line=True,
+    messages_key="input",
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 

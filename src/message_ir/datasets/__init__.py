@@ -11,12 +11,12 @@ ranges of the files; `check_part` and `merge` are the pieces for another engine 
 from message_ir.datasets._check import (
     CHECKERS,
     DEFAULT_FORMAT,
-    byte_ranges,
     check_dataset,
     check_file,
     check_lines,
     check_part,
 )
+from message_ir.datasets._rows import byte_ranges
 from message_ir.datasets._summary import Example, LineReport, Summary, merge
 from message_ir.datasets._tokens import BUCKETS, Tokenizer, TokenizerError, Tokens
 

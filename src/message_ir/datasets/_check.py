@@ -17,6 +17,7 @@ from typing import Final
 
 from message_ir import Diagnostic
 from message_ir.adapters import FORMATS
+from message_ir.datasets._rows import JSON_LINES, RowFile, row_file
 from message_ir.datasets._summary import LineReport, Summary, merge
 from message_ir.datasets._tokens import TokenizerError, Tokens, line_tokens, tokenizer, too_many
 
@@ -39,9 +40,6 @@ _FAST: Final[dict[str, Callable[[bytes], bool]]] = {
 }
 """Formats with a fast path: `True` when a line is surely clean (else the careful check runs)."""
 _EMPTY: Final = (Diagnostic("BAD_FORMAT", None, "$", "Expected a conversation, got an empty line"),)
-_PART_BYTES: Final = 64 * 1024 * 1024
-"""About how many bytes one task of a parallel run checks (several per process, so that a
-process that finishes early takes the next)."""
 
 
 def _checker(format: str) -> Checker:
@@ -79,43 +77,32 @@ def _line_checker(format: str) -> Checker:
     return diagnostics
 
 
-def _range_lines(path: str | os.PathLike[str], start: int, end: int | None) -> Iterator[bytes]:
-    """The lines that start in `[start, end)` of a file, read one at a time (without their newline)."""
-    with open(path, "rb") as stream:
-        stream.seek(start)
-        position = start
-        for line in stream:
-            if end is not None and position >= end:
-                return
-            position += len(line)
-            yield line[:-1] if line.endswith(b"\n") else line
-
-
 def check_file(path: str | os.PathLike[str], format: str = DEFAULT_FORMAT) -> Iterator[LineReport]:
-    """A `LineReport` for every line of the file at `path`, read one line at a time."""
-    return check_lines(_range_lines(path, 0, None), format)
+    """A `LineReport` for every row of the file at `path` (a line of JSON Lines, an element of
+    a `.json` file's one array, a row of a `.parquet` file), read a part at a time."""
+    _checker(format)
+    name = os.fspath(path)
+    kind = row_file(name)
+    diagnostics = _row_checker(format, kind)
+    number = 0
+    for start, end in kind.parts(name, 1, format):
+        for row in kind.rows(name, start, end, format):
+            number += 1
+            yield LineReport(number, diagnostics(row))
 
 
-def byte_ranges(path: str | os.PathLike[str], parts: int) -> list[tuple[int, int]]:
-    """`[start, end)` byte ranges covering the file, about `parts` of them, each starting at
-    the start of a line (a line belongs to the range it starts in)."""
-    size = os.path.getsize(path)
-    if size == 0 or parts <= 1:
-        return [(0, size)]
-    cuts = [0]
-    with open(path, "rb") as stream:
-        for part in range(1, parts):
-            target = max(size * part // parts, cuts[-1])
-            stream.seek(target - 1 if target > 0 else 0)
-            if target > 0:
-                stream.readline()  # to the end of the line that `target - 1` is in
-            cut = stream.tell()
-            if cut >= size:
-                break
-            if cut > cuts[-1]:
-                cuts.append(cut)
-    cuts.append(size)
-    return [(cuts[number], cuts[number + 1]) for number in range(len(cuts) - 1)]
+def _row_checker(format: str, kind: RowFile) -> Checker:
+    """`_line_checker`, and what the kind of file adds (Parquet: `PADDED_BY_ARROW`)."""
+    diagnostics = _line_checker(format)
+    extra = kind.extra
+    if extra is None:
+        return diagnostics
+
+    def with_extra(row: bytes) -> tuple[Diagnostic, ...]:
+        added = extra(row, format)
+        return (*diagnostics(row), *added) if added else diagnostics(row)
+
+    return with_extra
 
 
 def check_part(
@@ -128,41 +115,35 @@ def check_part(
     counter: str | None = None,
     max_tokens: int | None = None,
 ) -> Summary:
-    """The summary of the lines that start in `[start, end)` of a file, numbered from 1 at
-    `start` (`merge` makes the numbers the file's own). With `counter` (a tokenizer named
+    """The summary of the rows of the part `[start, end)` of a file (JSON Lines: the lines that
+    start in that byte range; a `.json` array: those elements; Parquet: those row groups),
+    numbered from 1 at `start` (`merge` makes the numbers the file's own). With `counter` (a tokenizer named
     `MODULE:FUNCTION`), each line's tokens are counted, and a line over `max_tokens` is a
     `TOO_MANY_TOKENS`; `TokenizerError` when the tokenizer fails, naming the line."""
     name = os.fspath(path)
-    diagnostics = _line_checker(format)
+    kind = row_file(name)
+    diagnostics = _row_checker(format, kind)
     count_tokens = None if counter is None else tokenizer(counter)
     summary = Summary(tokens=None if counter is None else Tokens())
     count = 0
-    offset = start
-    for line in _range_lines(path, start, end):
+    for line in kind.rows(name, start, end, format):
         count += 1
         found = diagnostics(line)
         if count_tokens is not None and summary.tokens is not None:
             try:
                 tokens = line_tokens(count_tokens, line, format)
             except TokenizerError as error:
-                raise TokenizerError(f"{name}:{_line_at(name, offset)}: {error}") from None
+                raise TokenizerError(f"{name}:{kind.first_row(name, start) + count - 1}: {error}") from None
             if tokens is not None:
                 summary.tokens.add(tokens)
                 if max_tokens is not None and tokens > max_tokens:
                     found = (*found, too_many(tokens, max_tokens))
-        offset += len(line) + 1
         if not found:
             summary.valid += 1  # the common case, counted without a report
             continue
         summary.add(name, LineReport(count, found), examples)
     summary.lines, summary.files = count, [(name, count)]
     return summary
-
-
-def _line_at(path: str, offset: int) -> int:
-    """The 1-based number of the line that starts at byte `offset` (counted again, on a failure only)."""
-    with open(path, "rb") as stream:
-        return stream.read(offset).count(b"\n") + 1
 
 
 _Task = tuple[str, int, int, str, int, "str | None", "int | None"]
@@ -195,28 +176,34 @@ def check_dataset(
     if counter is not None:
         tokenizer(counter)  # an import that fails, fails here, before any process starts
     tasks: list[_Task] = []
+    weights: list[int] = []  # the bytes each task stands for, for `progress`
     for path in paths:
         name = os.fspath(path)
-        size = os.path.getsize(name)
-        parts = max(-(-size // _PART_BYTES), 1 if processes <= 1 else min(processes * 4, max(processes, size // 65536)))
-        tasks.extend(
-            (name, start, end, format, examples, counter, max_tokens) for start, end in byte_ranges(name, parts)
-        )
+        kind = row_file(name)
+        parts = kind.parts(name, processes, format)
+        tasks.extend((name, start, end, format, examples, counter, max_tokens) for start, end in parts)
+        if kind is JSON_LINES:
+            weights.extend(end - start for start, end in parts)
+        else:  # a share of the file each
+            size = os.path.getsize(name)
+            weights.extend(
+                size * (number + 1) // len(parts) - size * number // len(parts) for number in range(len(parts))
+            )
     summaries: list[Summary] = []
     if processes <= 1:
-        for task in tasks:
+        for task, weight in zip(tasks, weights, strict=True):
             summaries.append(_part(task))
             if progress is not None:
-                progress(task[2] - task[1])
+                progress(weight)
         return merge(summaries, examples)
     workers = min(processes, len(tasks))  # never a process with nothing to do
     _require_open_files(workers)
     pool = ProcessPoolExecutor(max_workers=workers)
     try:
-        for task, summary in zip(tasks, pool.map(_part, tasks), strict=True):
+        for weight, summary in zip(weights, pool.map(_part, tasks), strict=True):
             summaries.append(summary)
             if progress is not None:
-                progress(task[2] - task[1])
+                progress(weight)
     except TokenizerError:
         # The user's tokenizer failed in a worker, which lives on: stop the others in order
         # (left running, they would write to a closed pipe at exit).

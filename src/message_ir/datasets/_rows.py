@@ -1,0 +1,153 @@
+"""The rows of a dataset file, whatever holds them: JSON Lines, one JSON array, or Parquet.
+
+Each kind says how a file splits into parts checked apart (byte ranges at line boundaries,
+the one array, row groups), gives the rows of a part as JSON bytes, and says which row a part
+starts at. A file is Parquet when its name ends in `.parquet`; a `.json` file holding one JSON
+array is read as the array's elements (LLaMA-Factory's datasets are such files); any other file
+is JSON Lines.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from typing import Final, NamedTuple
+
+import msgspec
+
+from message_ir import Diagnostic
+from message_ir.datasets import _arrow
+
+Path = str | os.PathLike[str]
+
+
+class RowFile(NamedTuple):
+    """How one kind of file is read: in parts, row by row."""
+
+    kind: str
+    parts: Callable[[str, int, str], list[tuple[int, int]]]
+    """The parts `[start, end)` covering the file, for `n` processes and a format (what
+    `start` counts is the kind's); `ValueError` for a file the format cannot be read from."""
+    rows: Callable[[str, int, int | None, str], Iterator[bytes]]
+    """The rows of the part `[start, end)` as JSON bytes (for a format: Parquet reads its columns)."""
+    first_row: Callable[[str, int], int]
+    """The 1-based number of the first row of the part starting at `start`."""
+    extra: Callable[[bytes, str], list[Diagnostic]] | None = None
+    """What the kind itself adds to a row's diagnostics (Parquet: `PADDED_BY_ARROW`)."""
+
+
+# --- JSON Lines ------------------------------------------------------------------------------
+
+
+def range_lines(path: Path, start: int, end: int | None) -> Iterator[bytes]:
+    """The lines that start in `[start, end)` of a file, read one at a time (without their newline)."""
+    with open(path, "rb") as stream:
+        stream.seek(start)
+        position = start
+        for line in stream:
+            if end is not None and position >= end:
+                return
+            position += len(line)
+            yield line[:-1] if line.endswith(b"\n") else line
+
+
+def byte_ranges(path: Path, parts: int) -> list[tuple[int, int]]:
+    """`[start, end)` byte ranges covering the file, about `parts` of them, each starting at
+    the start of a line (a line belongs to the range it starts in)."""
+    size = os.path.getsize(path)
+    if size == 0 or parts <= 1:
+        return [(0, size)]
+    cuts = [0]
+    with open(path, "rb") as stream:
+        for part in range(1, parts):
+            target = max(size * part // parts, cuts[-1])
+            stream.seek(target - 1 if target > 0 else 0)
+            if target > 0:
+                stream.readline()  # to the end of the line that `target - 1` is in
+            cut = stream.tell()
+            if cut >= size:
+                break
+            if cut > cuts[-1]:
+                cuts.append(cut)
+    cuts.append(size)
+    return [(cuts[number], cuts[number + 1]) for number in range(len(cuts) - 1)]
+
+
+def _line_at(path: str, offset: int) -> int:
+    """The 1-based number of the line that starts at byte `offset` (counted on demand only)."""
+    with open(path, "rb") as stream:
+        return stream.read(offset).count(b"\n") + 1
+
+
+def _lines(path: str, start: int, end: int | None, format: str) -> Iterator[bytes]:
+    return range_lines(path, start, end)
+
+
+_PART_BYTES: Final = 64 * 1024 * 1024
+"""About how many bytes one task of a parallel run checks (several per process, so that a
+process that finishes early takes the next)."""
+
+
+def _line_parts(path: str, processes: int, format: str) -> list[tuple[int, int]]:
+    size = os.path.getsize(path)
+    parts = max(-(-size // _PART_BYTES), 1 if processes <= 1 else min(processes * 4, max(processes, size // 65536)))
+    return byte_ranges(path, parts)
+
+
+JSON_LINES: Final = RowFile("JSON Lines", _line_parts, _lines, _line_at)
+
+
+# --- one JSON array ----------------------------------------------------------------------------
+
+_ELEMENTS: Final = msgspec.json.Decoder(list[msgspec.Raw])
+
+
+def _starts_an_array(path: str) -> bool:
+    with open(path, "rb") as stream:
+        return stream.read(4096).lstrip().startswith(b"[")
+
+
+def _elements(path: str) -> list[msgspec.Raw] | None:
+    """The raw elements of the JSON array a file holds, or `None` when it holds none."""
+    if not _starts_an_array(path):
+        return None
+    with open(path, "rb") as stream:
+        data = stream.read()
+    try:
+        return _ELEMENTS.decode(data)
+    except msgspec.DecodeError:
+        return None
+
+
+def _array_parts(path: str, processes: int, format: str) -> list[tuple[int, int]]:
+    elements = _elements(path)
+    return [(0, 0 if elements is None else len(elements))]
+
+
+def _array_rows(path: str, start: int, end: int | None, format: str) -> Iterator[bytes]:
+    for element in (_elements(path) or [])[start:end]:
+        yield bytes(element)
+
+
+def _array_first_row(path: str, start: int) -> int:
+    return start + 1
+
+
+JSON_ARRAY: Final = RowFile("JSON array", _array_parts, _array_rows, _array_first_row)
+
+
+# --- Parquet ---------------------------------------------------------------------------------
+
+PARQUET: Final = RowFile(
+    "Parquet", _arrow.row_group_parts, _arrow.row_group_rows, _arrow.first_row, _arrow.padded_by_arrow
+)
+
+
+def row_file(path: Path) -> RowFile:
+    """How the file at `path` is read (by its name, and for `.json`, by whether it holds one array)."""
+    name = os.fspath(path)
+    if name.endswith(".parquet"):
+        return PARQUET
+    if name.endswith(".json") and _elements(name) is not None:
+        return JSON_ARRAY
+    return JSON_LINES
