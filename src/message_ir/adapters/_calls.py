@@ -38,17 +38,27 @@ def read_call(
     if named is None:
         return None
     call_id, name = named
-    arguments = record.get(arguments_key)
     info = split_record(record, usual, usual)
-    parsed = as_object(arguments)
-    if parsed is None:
-        info[arguments_key] = arguments
-        if arguments_key not in record:
-            info[NO_ARGUMENTS] = True  # absent stays absent
-        state.bad_arguments(message_index, f"{path}.{arguments_key}", encode(arguments).decode())
-        parsed = {}
+    parsed = object_arguments(state, message_index, record, arguments_key, f"{path}.{arguments_key}", info)
     ir_id = ir_call_id(state, message_index, call_id, name, path + ".id", info)
     return ToolCall(id=ir_id, name=name, arguments_json=object_raw(parsed), meta_json=meta(info))
+
+
+def object_arguments(
+    state: LoadState, message_index: int, record: dict[str, object], key: str, path: str, info: Info
+) -> dict[str, object]:
+    """The arguments object under `key` of a call record (at `path`): `{}` when it is no object,
+    the value kept in `info` (and its absence: absent stays absent), with a note and a
+    `BAD_TOOL_ARGUMENTS` for `check`."""
+    arguments = record.get(key)
+    parsed = as_object(arguments)
+    if parsed is not None:
+        return parsed
+    info[key] = arguments
+    if key not in record:
+        info[NO_ARGUMENTS] = True
+    state.bad_arguments(message_index, path, encode(arguments).decode())
+    return {}
 
 
 class BlockShape(NamedTuple):

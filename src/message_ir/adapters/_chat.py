@@ -24,9 +24,15 @@ import msgspec
 import message_ir as ir
 from message_ir.adapters import _json, _load_state, _records, _writing
 from message_ir.adapters._build import meta_raw, object_raw
-from message_ir.adapters._calls import NO_ARGUMENTS, arguments_from_text, ir_call_id, written_argument_text
+from message_ir.adapters._calls import (
+    arguments_from_text,
+    ir_call_id,
+    object_arguments,
+    written_argument_text,
+    written_arguments,
+)
 from message_ir.adapters._conversation import Conversation, Instruction
-from message_ir.adapters._json import as_array, as_object, encode
+from message_ir.adapters._json import as_array, as_object
 from message_ir.adapters._load_state import LoadState
 from message_ir.adapters._pairing import MADE_UP_INFO, Pairing
 from message_ir.adapters._tools import ToolReader
@@ -102,37 +108,34 @@ def _parts_text(state: LoadState, content: object, path: str) -> tuple[str, list
 
 def parts_text(parts: list[object]) -> str:
     """The IR text of content parts already read by `load` (their `text` parts, joined)."""
-    texts: list[str] = []
-    for item in parts:
-        part = as_object(item)
-        if part is not None and part.get("type") == "text":
-            text = part.get("text")
-            if type(text) is str:
-                texts.append(text)
-    return PART_SEPARATOR.join(texts)
+    return _load_state.typed_texts(parts, PART_SEPARATOR)
+
+
+def _read_text(state: LoadState, record: dict[str, object], path: str) -> tuple[str, _records.Info] | None:
+    """The text of a `system`, `developer` or `user` record and what its format keeps (its
+    parts, its other keys); `None` after a problem."""
+    read = _parts_text(state, record.get("content"), path + ".content")
+    if read is None:
+        return None
+    text, parts = read
+    info = _records.split_record(record, ("role", "content"), _USER_KEYS)
+    if parts is not None:
+        info["content"] = parts
+    return text, info
 
 
 def _instruction(dialect: Dialect, state: LoadState, role: str, record: dict[str, object], path: str) -> None:
-    read = _parts_text(state, record.get("content"), path + ".content")
-    if read is None:
-        return
-    text, parts = read
-    info = _records.split_record(record, ("role", "content"), _USER_KEYS)
-    if parts is not None:
-        info["content"] = parts
-    meta = _records.make_meta(dialect.name, info)
-    state.instruction(role, text, path, None if meta is None else _json.freeze_info(meta))
+    read = _read_text(state, record, path)
+    if read is not None:
+        meta = _records.make_meta(dialect.name, read[1])
+        state.instruction(role, read[0], path, None if meta is None else _json.freeze_info(meta))
 
 
 def _user(dialect: Dialect, state: LoadState, record: dict[str, object], path: str) -> None:
-    read = _parts_text(state, record.get("content"), path + ".content")
-    if read is None:
-        return
-    text, parts = read
-    info = _records.split_record(record, ("role", "content"), _USER_KEYS)
-    if parts is not None:
-        info["content"] = parts
-    state.add(ir.UserMessage(id=state.message_id(), content=text, meta_json=dialect.meta(info)), path)
+    read = _read_text(state, record, path)
+    if read is not None:
+        message = ir.UserMessage(id=state.message_id(), content=read[0], meta_json=dialect.meta(read[1]))
+        state.add(message, path)
 
 
 def _assistant(dialect: Dialect, state: LoadState, pairing: Pairing, record: dict[str, object], path: str) -> None:
@@ -247,14 +250,7 @@ def _arguments(
     if dialect.text_arguments:
         state.problem(path, f"Expected `str`, got `{_json.kind(arguments)}`")
         return None
-    parsed = as_object(arguments)
-    if parsed is not None:
-        return parsed, None
-    info["arguments"] = arguments
-    if "arguments" not in function:
-        info[NO_ARGUMENTS] = True  # absent stays absent
-    state.bad_arguments(message_index, path, encode(arguments).decode())
-    return {}, None
+    return object_arguments(state, message_index, function, "arguments", path, info), None
 
 
 def _tool(dialect: Dialect, state: LoadState, pairing: Pairing, record: dict[str, object], path: str) -> None:
@@ -355,9 +351,8 @@ def _written_call(dialect: Dialect, call: ir.ToolCall, restore: dict[str, str]) 
     function_values: dict[str, object] = {"name": call.name}
     if dialect.text_arguments or info.get(_AS_TEXT) is True:
         function_values["arguments"] = written_argument_text(info, call)
-    elif info.get(NO_ARGUMENTS) is not True or call.arguments:
-        arguments: object = call.arguments.thaw()
-        function_values["arguments"] = info["arguments"] if "arguments" in info and arguments == {} else arguments
+    else:
+        written_arguments(info, "arguments", call, function_values)
     function = _records.build_record(as_object(info.get("function")) or {}, _FUNCTION_KEYS, function_values)
     values: dict[str, object] = {"type": _absent_or_null(info.get("no_type"), "function"), "function": function}
     values["id"] = _absent_or_null(info.get("no_id"), _writing.written_call_id(info, call.id, restore))

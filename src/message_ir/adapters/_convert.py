@@ -20,6 +20,7 @@ from message_ir.adapters._json import as_object, decode, encode
 from message_ir.adapters._pairing import MADE_UP
 from message_ir.adapters._records import PACKAGE_KEY, package_info
 from message_ir.adapters._registry import FORMATS
+from message_ir.adapters._tools import placed_calls
 from message_ir.adapters._writing import as_conversation
 
 
@@ -242,22 +243,17 @@ def _call_form_notes(source: str, to: str, messages: list[Message], notes: list[
     target = FORMATS[payload_format(to)]
     retyped = source in FORMATS and FORMATS[payload_format(source)].arguments_as_text != target.arguments_as_text
     form = "JSON text" if target.arguments_as_text else "a JSON object"
-    for index, message in enumerate(messages):
-        if type(message) is not AssistantMessage:
-            continue
-        for number, block in enumerate(message.content):
-            if type(block) is not ToolCall:
-                continue
-            path = f"$[{index}].content[{number}]"
-            if retyped:
-                text = f"Arguments of {block.name!r} are written as {form} ({source} holds the other form)"
-                notes.append(Note("RETYPED_ARGUMENTS", index, path + ".arguments", text))
-            if not FORMATS[to].call_ids:
-                text = f"Tool call ID {block.id!r} is not written: {to} has none (results pair by order)"
-                notes.append(Note("DROPPED_CALL_ID", index, path + ".id", text))
-            elif source != to and package_info(block.meta_json).get(MADE_UP) is True:
-                text = f"Tool call ID {block.id!r} was made up by {source}'s load; {to} writes it as the call's"
-                notes.append(Note("WROTE_MADE_UP_CALL_ID", index, path + ".id", text))
+    for index, number, block in placed_calls(messages):
+        path = f"$[{index}].content[{number}]"
+        if retyped:
+            text = f"Arguments of {block.name!r} are written as {form} ({source} holds the other form)"
+            notes.append(Note("RETYPED_ARGUMENTS", index, path + ".arguments", text))
+        if not FORMATS[to].call_ids:
+            text = f"Tool call ID {block.id!r} is not written: {to} has none (results pair by order)"
+            notes.append(Note("DROPPED_CALL_ID", index, path + ".id", text))
+        elif source != to and package_info(block.meta_json).get(MADE_UP) is True:
+            text = f"Tool call ID {block.id!r} was made up by {source}'s load; {to} writes it as the call's"
+            notes.append(Note("WROTE_MADE_UP_CALL_ID", index, path + ".id", text))
 
 
 def payload_format(name: str) -> str:

@@ -391,6 +391,18 @@ def role_problem(state: LoadState, record: dict[str, object], path: str, roles: 
         state.problem(path + ".role", f"Expected `role` to be a string, got `{kind(role)}`; expected one of {expected}")
 
 
+def typed_texts(items: list[object], separator: str) -> str:
+    """The texts of the `{"type": "text", "text": ...}` items of a list already read by `load`, joined."""
+    texts: list[str] = []
+    for item in items:
+        part = as_object(item)
+        if part is not None and part.get("type") == "text":
+            text = part.get("text")
+            if type(text) is str:
+                texts.append(text)
+    return separator.join(texts)
+
+
 def part_texts(
     state: LoadState, content: object, path: str, text_types: Sequence[str]
 ) -> tuple[list[str], list[object]] | None:

@@ -15,7 +15,7 @@ still run.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Final, NamedTuple
 
 import msgspec
@@ -227,37 +227,39 @@ def check_tool_calls(messages: Sequence[Message], tools: Sequence[ToolDeclaratio
             )
         )
     names = sorted(validators)
-    for index, message in enumerate(messages):
-        if type(message) is not AssistantMessage:
-            continue
-        for number, block in enumerate(message.content):
-            if type(block) is not ToolCall:
-                continue
-            path = f"$[{index}].content[{number}]"
-            if block.name not in validators:
-                shown = ", ".join(repr(name) for name in names[:_SHOWN_NAMES])
-                more = f" and {len(names) - _SHOWN_NAMES} more" if len(names) > _SHOWN_NAMES else ""
-                declared = f"declared: {shown}{more}" if names else "no tool is declared"
-                found.append(
-                    Diagnostic(
-                        "UNDECLARED_TOOL", index, path + ".name", f"Tool {block.name!r} is not declared ({declared})"
-                    )
+    for index, number, block in placed_calls(messages):
+        path = f"$[{index}].content[{number}]"
+        if block.name not in validators:
+            shown = ", ".join(repr(name) for name in names[:_SHOWN_NAMES])
+            more = f" and {len(names) - _SHOWN_NAMES} more" if len(names) > _SHOWN_NAMES else ""
+            declared = f"declared: {shown}{more}" if names else "no tool is declared"
+            found.append(
+                Diagnostic(
+                    "UNDECLARED_TOOL", index, path + ".name", f"Tool {block.name!r} is not declared ({declared})"
                 )
+            )
+            continue
+        check = validators[block.name]
+        if check is None:
+            continue
+        for error in check(block.arguments.thaw()):
+            where = path + ".arguments" + _location(error.location)
+            if not error.checked:
+                text = f"Arguments of {block.name!r} could not be checked against `{error.keyword}`: {error.message}"
+                found.append(Diagnostic("SCHEMA_CHECK_UNAVAILABLE", index, where, text))
                 continue
-            check = validators[block.name]
-            if check is None:
-                continue
-            for error in check(block.arguments.thaw()):
-                where = path + ".arguments" + _location(error.location)
-                if not error.checked:
-                    text = (
-                        f"Arguments of {block.name!r} could not be checked against `{error.keyword}`: {error.message}"
-                    )
-                    found.append(Diagnostic("SCHEMA_CHECK_UNAVAILABLE", index, where, text))
-                    continue
-                text = f"Arguments of {block.name!r} fail `{error.keyword}`: {error.message}"
-                found.append(Diagnostic("ARGUMENTS_DO_NOT_MATCH_SCHEMA", index, where, text))
+            text = f"Arguments of {block.name!r} fail `{error.keyword}`: {error.message}"
+            found.append(Diagnostic("ARGUMENTS_DO_NOT_MATCH_SCHEMA", index, where, text))
     return tuple(found)
+
+
+def placed_calls(messages: Sequence[Message]) -> Iterator[tuple[int, int, ToolCall]]:
+    """Each tool call of `messages`, with the index of its message and its place in the content."""
+    for index, message in enumerate(messages):
+        if type(message) is AssistantMessage:
+            for number, block in enumerate(message.content):
+                if type(block) is ToolCall:
+                    yield index, number, block
 
 
 def _location(location: tuple[str | int, ...]) -> str:

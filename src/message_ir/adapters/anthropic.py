@@ -116,14 +116,7 @@ def _blocks(state: LoadState, content: object, path: str) -> list[dict[str, obje
 
 def blocks_text(blocks: list[object]) -> str:
     """The IR text of content blocks: their `text` blocks, joined."""
-    texts: list[str] = []
-    for item in blocks:
-        block = as_object(item)
-        if block is not None and block.get("type") == "text":
-            text = block.get("text")
-            if type(text) is str:
-                texts.append(text)
-    return TEXT_SEPARATOR.join(texts)
+    return _load_state.typed_texts(blocks, TEXT_SEPARATOR)
 
 
 def _system(state: LoadState, system: object) -> None:

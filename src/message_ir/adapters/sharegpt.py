@@ -35,6 +35,7 @@ import msgspec
 import message_ir as ir
 from message_ir.adapters import _checks, _json, _load_state, _records, _tools, _writing
 from message_ir.adapters._build import meta_raw, object_raw
+from message_ir.adapters._calls import object_arguments, written_arguments
 from message_ir.adapters._conversation import Conversation, Instruction, Note
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, provider_words
@@ -141,15 +142,8 @@ def _function_call(state: LoadState, pairing: Pairing, value: str, info: _record
                 call_path, 'Expected a call object with a non-empty `name` (`{"name": ..., "arguments": ...}`)'
             )
             return
-        arguments = as_object(record.get("arguments"))
         call_info = _records.split_record(record, _CALL_KEYS, _CALL_KEYS)
-        if arguments is None:
-            kept = record.get("arguments")
-            call_info["arguments"] = kept
-            if "arguments" not in record:
-                call_info["no_arguments"] = True
-            state.bad_arguments(message_index, call_path + ".arguments", _json.encode(kept).decode())
-            arguments = {}
+        arguments = object_arguments(state, message_index, record, "arguments", call_path + ".arguments", call_info)
         ir_id = pairing.made_up(state, message_index, name, call_path, number)
         meta = object_raw(_records.make_meta(NAME, call_info, MADE_UP_INFO))
         calls.append(ir.ToolCall(id=ir_id, name=name, arguments_json=object_raw(arguments), meta_json=meta))
@@ -227,24 +221,14 @@ def _call_turn(calls: list[ir.ToolCall], info: _records.Info) -> dict[str, objec
     records: list[object] = []
     for call in calls:
         call_info = _records.format_info(call.meta_json, NAME)
-        arguments: object = call.arguments.thaw()
         values: dict[str, object] = {"name": call.name}
-        if "arguments" in call_info and arguments == {}:
-            if call_info.get("no_arguments") is not True:
-                values["arguments"] = call_info["arguments"]
-        else:
-            values["arguments"] = arguments
+        written_arguments(call_info, "arguments", call, values)
         records.append(_records.build_record(call_info, _CALL_KEYS, values))
     value = python_json(records if info.get("list") is True or len(records) > 1 else records[0])
     kept = info.get("value")
-    if type(kept) is str and _said(kept) == _said(value):
+    if type(kept) is str and decode(kept) == decode(value):  # the kept text still says these calls
         value = kept
     return _turn(info, "function_call", value)
-
-
-def _said(text: str) -> object:
-    """What JSON text says (the parsed value, as plain data), to tell whether kept text still says it."""
-    return decode(text)
 
 
 # --- rules ----------------------------------------------------------------------------------

@@ -102,30 +102,32 @@ JSON_LINES: Final = RowFile("JSON Lines", _line_parts, _lines, _line_at)
 _ELEMENTS: Final = msgspec.json.Decoder(list[msgspec.Raw])
 
 
+_WHOLE: Final = 1 << 62
+"""The end of the one part of a JSON array file: past any array's last element."""
+
+
 def _starts_an_array(path: str) -> bool:
     with open(path, "rb") as stream:
         return stream.read(4096).lstrip().startswith(b"[")
 
 
-def _elements(path: str) -> list[msgspec.Raw] | None:
-    """The raw elements of the JSON array a file holds, or `None` when it holds none."""
-    if not _starts_an_array(path):
-        return None
-    with open(path, "rb") as stream:
-        data = stream.read()
-    try:
-        return _ELEMENTS.decode(data)
-    except msgspec.DecodeError:
-        return None
-
-
 def _array_parts(path: str, processes: int, format: str) -> list[tuple[int, int]]:
-    elements = _elements(path)
-    return [(0, 0 if elements is None else len(elements))]
+    return [(0, _WHOLE)]  # read whole: one part
 
 
 def _array_rows(path: str, start: int, end: int | None, format: str) -> Iterator[bytes]:
-    for element in (_elements(path) or [])[start:end]:
+    """The elements `[start, end)` of the file's array, decoded once; a file that turns out not
+    to be one array (JSON Lines whose lines are lists) is read as its lines."""
+    with open(path, "rb") as stream:
+        data = stream.read()
+    try:
+        elements = _ELEMENTS.decode(data)
+    except msgspec.DecodeError:
+        del data
+        yield from range_lines(path, 0, None)
+        return
+    del data
+    for element in elements[start:end]:
         yield bytes(element)
 
 
@@ -144,10 +146,10 @@ PARQUET: Final = RowFile(
 
 
 def row_file(path: Path) -> RowFile:
-    """How the file at `path` is read (by its name, and for `.json`, by whether it holds one array)."""
+    """How the file at `path` is read (by its name, and for `.json`, by whether it starts an array)."""
     name = os.fspath(path)
     if name.endswith(".parquet"):
         return PARQUET
-    if name.endswith(".json") and _elements(name) is not None:
+    if name.endswith(".json") and _starts_an_array(name):
         return JSON_ARRAY
     return JSON_LINES
