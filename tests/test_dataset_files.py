@@ -28,7 +28,7 @@ def run(*arguments: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_a_json_array_file_is_read_as_its_rows() -> None:
-    (path,) = real_files("sharegpt", "*observation-without-function-call.json")
+    (path,) = real_files("sharegpt", "llama-factory_glaive-toolcall-zh-demo_elements197+293_*.json")
     reports = list(check_file(path, "sharegpt"))
     assert [(report.line, [d.code for d in report.diagnostics]) for report in reports] == [
         (1, ["ORPHAN_TOOL_RESULT"]),
@@ -120,3 +120,18 @@ def test_a_file_named_parquet_that_is_not_is_a_clear_error(tmp_path: Path) -> No
     completed = run("check-dataset", "--from", "hf-chat", str(path))
     assert completed.returncode == 2
     assert f"{path} is not a Parquet file pyarrow can read:" in completed.stderr
+
+
+def test_a_json_file_that_is_no_array_is_read_as_json_lines(tmp_path: Path) -> None:
+    path = tmp_path / "rows.json"
+    path.write_text('[{"role": "user", "content": "hi"}]\n[{"role": "assistant", "content": "hello"}]\n')
+    assert [[d.code for d in report.diagnostics] for report in check_file(path)] == [["NO_ASSISTANT_MESSAGE"], []]
+
+
+def test_parquet_without_pyarrow_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    parquet, _ = _written(tmp_path)
+    monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)  # as if the extra were not installed
+    with pytest.raises(
+        ValueError, match=r"^reading Parquet \(.*train\.parquet\) needs pyarrow: install `message-ir\[parquet\]`$"
+    ):
+        check_dataset([parquet], "hf_chat")

@@ -13,7 +13,9 @@ from message_ir.adapters import convert, detect, hf_chat, openai_chat, sharegpt
 from tests.adapters.real import ids, real_files
 
 GLAIVE = real_files("sharegpt", "llama-factory_glaive-*.json")
-WITHOUT_CALL = [path for path in GLAIVE if "observation-without-function-call" in path.name]
+WITHOUT_CALL = real_files("sharegpt", "llama-factory_glaive-toolcall-zh-demo_elements197+293_*.json")
+WINDOWS = real_files("sharegpt", "llama-factory_glaive-toolcall-*-demo_elements[0-9]*-[0-9]*.json")
+"""The two windows of glaive rows named in PROVENANCE.md (en 69-147, zh 0-39)."""
 
 
 def _rows(path: Path) -> list[object]:
@@ -48,9 +50,11 @@ def test_the_two_observations_without_a_call_are_reported() -> None:
 
 def test_every_other_glaive_row_is_valid_but_for_its_own_schema_mistakes() -> None:
     found: dict[str, int] = {}
-    for path in GLAIVE:
-        if path in WITHOUT_CALL:
-            continue
+    assert [path.name for path in WINDOWS] == [
+        "llama-factory_glaive-toolcall-en-demo_elements69-147.json",
+        "llama-factory_glaive-toolcall-zh-demo_elements0-39.json",
+    ]
+    for path in WINDOWS:
         for row in _rows(path):
             for diagnostic in sharegpt.FORMAT.functions.check_example(row):
                 found[diagnostic.code] = found.get(diagnostic.code, 0) + 1
@@ -120,22 +124,62 @@ def test_the_position_rule_is_a_training_rows_rule() -> None:
     ]
 
 
-def test_a_sharegpt_turn_that_is_not_one_is_a_format_error() -> None:
-    problems = [str(diagnostic) for diagnostic in sharegpt.check([{"from": "bot", "value": "x"}])]
-    assert problems == [
-        "BAD_FORMAT: Invalid `from` 'bot'; expected one of system, human, gpt, function_call, observation"
-        " - at `$[0].from`"
+@pytest.mark.parametrize(
+    ("turn", "problem"),
+    [
+        (
+            {"from": "bot", "value": "x"},
+            "Invalid `from` 'bot'; expected one of system, human, gpt, function_call, observation - at `$[0].from`",
+        ),
+        (
+            {"value": "x"},
+            "Missing `from`; expected one of system, human, gpt, function_call, observation - at `$[0]`",
+        ),
+        (
+            {"from": 1, "value": "x"},
+            "Expected `from` to be a string, got `int` - at `$[0].from`",
+        ),
+        ({"from": "gpt", "value": None}, "Expected `str`, got `null` - at `$[0].value`"),
+        (
+            {"from": "function_call", "value": "f(x)"},
+            'Expected JSON text of a call (`{"name": ..., "arguments": {...}}`) - at `$[0].value`',
+        ),
+        (
+            {"from": "function_call", "value": '[{"name": "f"}, {"arguments": {}}]'},
+            'Expected a call object with a non-empty `name` (`{"name": ..., "arguments": ...}`) - at `$[0].value[1]`',
+        ),
+    ],
+)
+def test_a_sharegpt_turn_that_is_not_one_is_a_format_error(turn: dict[str, object], problem: str) -> None:
+    assert [str(diagnostic) for diagnostic in sharegpt.check([turn])] == [f"BAD_FORMAT: {problem}"]
+
+
+def test_sharegpt_arguments_that_are_no_object_are_kept_and_reported() -> None:
+    row = [
+        {"from": "function_call", "value": '{"name": "f", "arguments": "x=1"}'},
+        {"from": "observation", "value": "1"},
     ]
-    problems = [str(diagnostic) for diagnostic in sharegpt.check([{"from": "function_call", "value": "f(x)"}])]
-    assert problems == [
-        'BAD_FORMAT: Expected JSON text of a call (`{"name": ..., "arguments": {...}}`) - at `$[0].value`'
+    conversation = sharegpt.load(row)
+    assert sharegpt.dump(conversation) == row
+    assert [str(diagnostic) for diagnostic in sharegpt.check(row)] == [
+        "BAD_TOOL_ARGUMENTS: Expected a JSON object as the arguments text - at `$[0].value.arguments`"
     ]
 
 
 HF_ROWS = real_files("hf-chat", "*.json")
+TRL_ROWS = real_files("hf-chat", "trl_toolcall-dataset-script_row[47]_*.json")
+"""The two rows of TRL's script named in PROVENANCE.md: a call without an ID, then its result."""
 
 
 @pytest.mark.parametrize("path", HF_ROWS, ids=ids(HF_ROWS))
+def test_every_hf_chat_file_loads_and_writes_back_exactly(path: Path) -> None:
+    value = json.loads(path.read_bytes())
+    conversation = hf_chat.load(value)
+    assert json.dumps(hf_chat.dump(conversation)) == json.dumps(value)
+    assert json.dumps(hf_chat.dump(hf_chat.load(hf_chat.dumps(conversation)))) == json.dumps(value)
+
+
+@pytest.mark.parametrize("path", TRL_ROWS, ids=ids(TRL_ROWS))
 def test_a_trl_row_pairs_its_result_by_order_and_writes_no_made_up_id(path: Path) -> None:
     messages = json.loads(path.read_bytes())
     conversation = hf_chat.load(messages)

@@ -17,7 +17,18 @@ from message_ir import (
     opaque_block,
     user_message,
 )
-from message_ir.adapters import Conversation, FormatError, Instruction, Note, anthropic, convert, detect, openai_chat
+from message_ir.adapters import (
+    Conversation,
+    FormatError,
+    Instruction,
+    Note,
+    anthropic,
+    convert,
+    detect,
+    hf_chat,
+    openai_chat,
+    sharegpt,
+)
 
 block = opaque_block(format="anthropic", kind="thinking", data={"thinking": "...", "signature": "s"}, meta={"k": 1})
 assert_type(block, OpaqueBlock)
@@ -45,6 +56,9 @@ assert_type(anthropic.dump(conversation.messages), object)
 assert_type(openai_chat.check("[]"), tuple[Diagnostic, ...])
 assert_type(detect(b"[]"), str | None)
 assert_type(FormatError("openai_chat", ()).diagnostics, tuple[Diagnostic, ...])
+assert_type(hf_chat.load(b"[]"), Conversation)
+assert_type(sharegpt.dumps(convert(conversation, to="sharegpt")), bytes)
+assert_type(sharegpt.check('{"conversations": []}'), tuple[Diagnostic, ...])
 
 # The formats, tool declarations and datasets added later.
 from message_ir.adapters import (  # noqa: E402  # grouped with the cases that use them
