@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from message_ir.datasets import check_dataset, check_file
+from message_ir.datasets._check import _pool_context
 from tests.adapters.real import real_files
 
 pytest.importorskip("pyarrow")  # the `[parquet]` extra, which nox installs
@@ -98,6 +99,7 @@ def test_parquet_rows_padded_by_arrow_are_reported_at_their_rows_and_json_lines_
         " another row's - at `$.messages[1].tool_calls[0].function.arguments.city`",
     ]
     assert [report.diagnostics for report in check_file(lines, "hf_chat")] == [()] * 4
+    assert _pool_context() is not None  # pyarrow runs threads: the workers are not forked from this process
     one, two = check_dataset([parquet], "hf_chat"), check_dataset([parquet], "hf_chat", processes=2)
     assert one == two
     assert (one.lines, one.invalid, one.lines_by_code["PADDED_BY_ARROW"]) == (4, 4, 4)

@@ -4,6 +4,7 @@ open files, more processes than parts. One line and exit 2, never a traceback or
 from __future__ import annotations
 
 import io
+import multiprocessing.context
 import os
 import resource
 import signal
@@ -45,6 +46,7 @@ def _cli(*arguments: str) -> tuple[int, str, str]:
 
 
 def test_a_killed_worker_is_one_line_and_status_2(dataset: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(check, "_pool_context", lambda: None)  # forked even if pyarrow is loaded:
     monkeypatch.setattr(check, "check_part", _killed)  # the workers are forked: they inherit it
     with pytest.raises(BrokenProcessPool):
         check_dataset([dataset], processes=2)
@@ -57,6 +59,7 @@ def test_a_killed_worker_is_one_line_and_status_2(dataset: Path, monkeypatch: py
 
 
 def test_out_of_memory_in_a_worker_is_one_line_and_status_2(dataset: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(check, "_pool_context", lambda: None)  # forked, to inherit the patch
     monkeypatch.setattr(check, "check_part", _out_of_memory)
     for jobs in ("1", "2"):
         assert _cli("check-dataset", "-j", jobs, str(dataset)) == (
@@ -102,9 +105,9 @@ def test_never_more_processes_than_parts(tmp_path: Path, monkeypatch: pytest.Mon
     path.write_bytes(LINE * 2)
     started: list[int] = []
 
-    def recording(max_workers: int) -> object:
+    def recording(max_workers: int, mp_context: multiprocessing.context.BaseContext | None = None) -> object:
         started.append(max_workers)
-        return ProcessPoolExecutor(max_workers=max_workers)
+        return ProcessPoolExecutor(max_workers=max_workers, mp_context=mp_context)
 
     monkeypatch.setattr(check, "ProcessPoolExecutor", recording)
     assert check_dataset([path], processes=1024).lines == 2

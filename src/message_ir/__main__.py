@@ -4,4 +4,5 @@ import sys
 
 from message_ir._cli import main
 
-sys.exit(main())
+if __name__ == "__main__":  # not when a worker process started by `forkserver` imports it
+    sys.exit(main())

@@ -10,7 +10,10 @@ them in that many worker processes, and `merge` adds their summaries up in order
 
 from __future__ import annotations
 
+import multiprocessing
+import multiprocessing.context
 import os
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Final
@@ -198,7 +201,7 @@ def check_dataset(
         return merge(summaries, examples)
     workers = min(processes, len(tasks))  # never a process with nothing to do
     _require_open_files(workers)
-    pool = ProcessPoolExecutor(max_workers=workers)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context())
     try:
         for weight, summary in zip(weights, pool.map(_part, tasks), strict=True):
             summaries.append(summary)
@@ -216,6 +219,15 @@ def check_dataset(
         raise
     pool.shutdown()
     return merge(summaries, examples)
+
+
+def _pool_context() -> multiprocessing.context.BaseContext | None:
+    """How the worker processes start: forked (the default) unless pyarrow is loaded. pyarrow
+    runs threads of its own, and a process with threads is not safely forked (a child can
+    inherit a lock some thread held); then they start from a fresh server process."""
+    if "pyarrow" in sys.modules and "forkserver" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("forkserver")
+    return None
 
 
 _FILES_PER_PROCESS: Final = 2
