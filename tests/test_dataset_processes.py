@@ -45,6 +45,8 @@ def _cli(*arguments: str) -> tuple[int, str, str]:
     return status, stdout.getvalue(), stderr.getvalue()
 
 
+# Forked on purpose (to inherit the patch), from a test process where pyarrow's threads may run.
+@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded:DeprecationWarning")
 def test_a_killed_worker_is_one_line_and_status_2(dataset: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(check, "_pool_context", lambda: None)  # forked even if pyarrow is loaded:
     monkeypatch.setattr(check, "check_part", _killed)  # the workers are forked: they inherit it
@@ -58,6 +60,8 @@ def test_a_killed_worker_is_one_line_and_status_2(dataset: Path, monkeypatch: py
     )
 
 
+# Forked on purpose (to inherit the patch), from a test process where pyarrow's threads may run.
+@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded:DeprecationWarning")
 def test_out_of_memory_in_a_worker_is_one_line_and_status_2(dataset: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(check, "_pool_context", lambda: None)  # forked, to inherit the patch
     monkeypatch.setattr(check, "check_part", _out_of_memory)
