@@ -1,7 +1,8 @@
 """`message-ir check-dataset` on a generated fine-tuning dataset: speed against msgspec, on one
 and two processes, peak memory per process, and a Dask LocalCluster with two workers.
 
-Run it with `python benchmarks/bench_datasets.py [--megabytes 1000] [--valid 0.99] [--folder DIR]`.
+Run it with `python benchmarks/bench_datasets.py [--megabytes 1000] [--valid 0.99] [--folder DIR]
+[--format-megabytes 100] [--formats openai_chat,anthropic,...]`.
 It writes the dataset with `tests/dataset_factory.py` (about 2 KB a line, tools declared
 on every line, `--valid` of the lines valid and the rest every kind of broken line), then,
 each in a fresh child process so that its peak memory is its own:
@@ -10,7 +11,11 @@ each in a fresh child process so that its peak memory is its own:
 - `message-ir check-dataset FILE` (schema checks on: the lines declare their tools), and
   with `-j 2`: throughput, ratio to the floor, and the largest peak RSS of any process;
 - `check_with_dask` on a `distributed.LocalCluster` of two worker processes, and the cost of
-  one partition (a bag of many one-line partitions, timed per partition).
+  one partition (a bag of many one-line partitions, timed per partition);
+- every other dataset format: the first `--format-megabytes` of the dataset converted to it
+  (`convert`, then the format's `dumps`, and the same tools declared in its terms; ShareGPT
+  with one call a turn, as its position rule needs), its floor and `check-dataset --from
+  FORMAT -j 1`.
 """
 
 from __future__ import annotations
@@ -24,7 +29,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.dataset_factory import write_dataset  # noqa: E402  # the repository root is on the path now
+from tests.dataset_factory import single_calls, with_tools, write_dataset  # noqa: E402  # the repository root is on the path now
+
+from message_ir.adapters import FORMATS, FormatError, convert, openai_chat  # noqa: E402
 
 _FLOOR = """
 import sys, msgspec
@@ -72,12 +79,48 @@ def measure(*command: str) -> tuple[float, float]:
     return float(out[0]), int(out[1]) / 1024
 
 
+def in_format(source: Path, target: Path, name: str, megabytes: float) -> None:
+    """The first `megabytes` of the lines of `source` (OpenAI Chat records) converted to `name`."""
+    budget = int(megabytes * 1e6)
+    with source.open("rb") as lines, target.open("wb") as out:
+        for line in lines:
+            budget -= len(line)
+            if budget < 0:
+                break
+            data = single_calls(line) if name == "sharegpt" else line
+            try:
+                converted = FORMATS[name].functions.dumps(convert(openai_chat.load(data), name))
+                data = with_tools(converted, name) + b"\n"
+            except FormatError:  # no conversation: as it was
+                pass
+            out.write(data)
+
+
+def floor_and_check(path: Path, name: str) -> None:
+    """The floor and `check-dataset --from name -j 1` on `path`, one line."""
+    size = path.stat().st_size / 1e6
+    floor, _ = measure(sys.executable, "-c", _FLOOR, str(path))
+    seconds, rss = measure(
+        sys.executable, "-m", "message_ir", "check-dataset", "--from", name.replace("_", "-"), str(path), "-j", "1"
+    )
+    print(
+        f"  {name:<18} {size:5,.0f} MB  floor {size / floor:5,.0f} MB/s  check-dataset -j 1"
+        f" {size / seconds:5,.0f} MB/s  {floor / seconds:5.2f}x floor  peak {rss:5,.0f} MB"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--megabytes", type=float, default=1000.0)
     parser.add_argument("--valid", type=float, default=0.99, help="the share of valid lines")
     parser.add_argument("--folder", default=None)
     parser.add_argument("--no-dask", action="store_true")
+    parser.add_argument("--format-megabytes", type=float, default=100.0)
+    parser.add_argument(
+        "--formats",
+        default=",".join(name for name, declared in FORMATS.items() if declared.dataset_line and name != "openai_chat"),
+        help="the other dataset formats to measure (comma-separated; empty: none)",
+    )
     arguments = parser.parse_args()
     with tempfile.TemporaryDirectory(dir=arguments.folder) as folder:
         path = Path(folder) / "dataset.jsonl"
@@ -109,6 +152,14 @@ def main() -> None:
                 f"  Dask LocalCluster, 2 workers         {size / seconds:7,.0f} MB/s  {floor / seconds:5.2f}x floor"
                 f"  ({one / seconds:.2f}x -j 1; {per_partition * 1e3:.1f} ms per partition of overhead)"
             )
+        names = [name for name in arguments.formats.split(",") if name]
+        if names:
+            print("Each dataset format, the same lines converted to it:")
+        for name in names:
+            target = Path(folder) / f"{name}.jsonl"
+            in_format(path, target, name, arguments.format_megabytes)
+            floor_and_check(target, name)
+            target.unlink()
 
 
 if __name__ == "__main__":

@@ -230,6 +230,70 @@ def line(kind: str, rng: random.Random) -> bytes:
     return text.encode()
 
 
+def single_calls(data: bytes) -> bytes:
+    """A line with only the first call of each assistant message (and only its results): the
+    shape of ShareGPT rows, whose position rule leaves no room for parallel calls. A line
+    that is no record is given back as it was."""
+    try:
+        record = json.loads(data)
+    except ValueError:
+        return data
+    if type(record) is not dict or type(record.get("messages")) is not list:
+        return data
+    dropped: set[object] = set()
+    kept: list[object] = []
+    for message in record["messages"]:
+        if type(message) is dict and type(message.get("tool_calls")) is list and message["tool_calls"]:
+            calls = message["tool_calls"]
+            dropped.update(call.get("id") for call in calls[1:] if type(call) is dict)
+            kept.append({**message, "tool_calls": calls[:1]})
+        elif not (type(message) is dict and message.get("role") == "tool" and message.get("tool_call_id") in dropped):
+            kept.append(message)
+    return json.dumps({**record, "messages": kept}, separators=(",", ":")).encode()
+
+
+def _functions() -> list[dict[str, object]]:
+    found = []
+    for tool in TOOLS:
+        assert type(tool) is dict
+        function = tool["function"]
+        assert type(function) is dict
+        found.append(function)
+    return found
+
+
+def tools_in(format: str) -> object:
+    """`TOOLS` as a record of `format` declares them (`convert` carries no declarations)."""
+    functions = _functions()
+    if format == "anthropic":
+        return [
+            {"name": f["name"], "description": f["description"], "input_schema": f["parameters"]} for f in functions
+        ]
+    if format == "openai_responses":
+        return [{"type": "function", **f} for f in functions]
+    if format == "gemini":
+        declarations = [
+            {"name": f["name"], "description": f["description"], "parametersJsonSchema": f["parameters"]}
+            for f in functions
+        ]
+        return [{"functionDeclarations": declarations}]
+    if format == "sharegpt":
+        return json.dumps(functions, ensure_ascii=False)  # LLaMA-Factory keeps them as JSON text
+    return TOOLS
+
+
+def with_tools(data: bytes, format: str) -> bytes:
+    """A converted line with `TOOLS` declared in its format's terms (as it was, when it is no
+    record or declares tools already)."""
+    try:
+        record = json.loads(data)
+    except ValueError:
+        return data
+    if type(record) is not dict or "tools" in record:
+        return data
+    return json.dumps({**record, "tools": tools_in(format)}, separators=(",", ":"), ensure_ascii=False).encode()
+
+
 def write_dataset(path: Path, lines: int, *, seed: int = 0, valid_share: float = 0.9) -> Counter[str]:
     """Write `lines` lines to `path`: about `valid_share` valid, the rest every broken kind in
     turn, shuffled by `seed`. Returns the kind of each line, counted; the same arguments

@@ -106,6 +106,36 @@ def test_parquet_rows_padded_by_arrow_are_reported_at_their_rows_and_json_lines_
     assert [example.line for example in one.examples["PADDED_BY_ARROW"]] == [1, 2, 3]
 
 
+def test_dask_checks_parquet_by_row_group_and_json_arrays_as_check_dataset_does(tmp_path: Path) -> None:
+    pytest.importorskip("dask.bag")
+    distributed = pytest.importorskip("distributed")
+    from message_ir.datasets.dask import check_with_dask
+
+    parquet, lines = _written(tmp_path)
+    array = tmp_path / "train.json"
+    array.write_text(json.dumps(ROWS[::-1]))
+    files = [parquet, lines, array]
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        distributed.Client(cluster),
+    ):
+        on_dask = check_with_dask([str(path) for path in files], "hf_chat", blocksize=200)
+        by_glob = check_with_dask(str(tmp_path / "train.*"), "hf_chat")
+    single = check_dataset(files, "hf_chat")
+    assert on_dask == single
+    assert [(Path(name).name, count) for name, count in on_dask.files] == [
+        ("train.parquet", 4),
+        ("train.jsonl", 4),
+        ("train.json", 4),
+    ]
+    assert (on_dask.lines, on_dask.invalid, [example.line for example in on_dask.examples["PADDED_BY_ARROW"]]) == (
+        12,
+        4,
+        [1, 2, 3],
+    )
+    assert by_glob == check_dataset(sorted(tmp_path.glob("train.*")), "hf_chat")
+
+
 def test_a_parquet_file_without_the_formats_column_is_a_clear_error(tmp_path: Path) -> None:
     path = tmp_path / "chat.parquet"
     pyarrow.parquet.write_table(pyarrow.Table.from_pylist([{"conversation": "x"}]), path)

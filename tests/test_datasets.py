@@ -270,9 +270,11 @@ def _mutated(data: st.DataObject, record: dict[str, object]) -> dict[str, object
 def test_the_fast_path_accepts_only_what_the_careful_path_accepts(seed: int, data: st.DataObject) -> None:
     import random
 
-    from message_ir.adapters import openai_chat
-    from message_ir.adapters._fast_dataset_line import is_clean
+    from message_ir.adapters import FORMATS, openai_chat
     from tests.dataset_factory import valid
+
+    is_clean = FORMATS["openai_chat"].fast_path
+    assert is_clean is not None
 
     line = json.dumps(_mutated(data, valid(random.Random(seed)))).encode()
     if is_clean(line):
@@ -282,8 +284,11 @@ def test_the_fast_path_accepts_only_what_the_careful_path_accepts(seed: int, dat
 def test_the_fast_path_refuses_every_broken_kind_and_takes_valid_lines() -> None:
     import random
 
-    from message_ir.adapters._fast_dataset_line import is_clean
+    from message_ir.adapters import FORMATS
     from tests.dataset_factory import line
+
+    is_clean = FORMATS["openai_chat"].fast_path
+    assert is_clean is not None
 
     rng = random.Random(3)
     for kind in KINDS:

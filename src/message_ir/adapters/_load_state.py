@@ -22,7 +22,7 @@ from message_ir import (
 )
 from message_ir.adapters import _tools
 from message_ir.adapters._conversation import Conversation, FormatError, Instruction, Note
-from message_ir.adapters._json import Unparsable, as_array, as_object, decode, json_input, kind, parse
+from message_ir.adapters._json import Unparsable, as_array, as_object, decode, encode, json_input, kind, parse
 from message_ir.adapters._log_file import whole
 from message_ir.adapters._records import split_record
 
@@ -364,18 +364,43 @@ def message_list(
             info = split_record(body, (key, *known), (*known, key))  # `container` writes `known` first
             info["form"] = "body"
             try:
-                state.container_meta = frozen_json_object({state.format: json_input(info)})
+                state.container_meta = _container_meta(state.format, info, state.trusted)
             except ConstructionError as error:  # a field beside the list the IR cannot hold (too deep)
                 raise FormatError(state.format, (Diagnostic("BAD_FORMAT", None, "$", error.problem),)) from None
             state.body = body
             if tools is not None:
-                state.origins.tools = _tools.read_declarations(tools, body)
+                state.origins.tools = _tools.read_declarations(tools, body, parsed_here=state.trusted)
                 state.origins.tool_reader = tools
             return records, f"$.{key}"
     raise FormatError(
         state.format,
         (Diagnostic("BAD_FORMAT", None, "$", f"Expected a list of messages, or an object with a `{key}` list"),),
     )
+
+
+_MAX_REMEMBERED: Final = 256
+_containers: dict[bytes, FrozenJsonObject] = {}
+
+
+def _container_meta(format: str, info: dict[str, object], parsed_here: bool) -> FrozenJsonObject:
+    """The `meta` of a body's other fields (`tools`, `system`, ...). With `parsed_here` (the
+    body was parsed from text here: encoding it runs no caller's code), remembered per text:
+    a dataset's lines repeat the same fields, and checking and freezing them again is most of
+    a line's load."""
+    value = {format: json_input(info)}
+    if not parsed_here:
+        return frozen_json_object(value)
+    try:
+        key = encode(value)
+    except (msgspec.EncodeError, UnicodeError):  # a lone surrogate the decoder let through
+        return frozen_json_object(value)
+    found = _containers.get(key)
+    if found is None:
+        found = frozen_json_object(value)  # raises for what the IR cannot hold: nothing remembered
+        if len(_containers) >= _MAX_REMEMBERED:
+            _containers.clear()
+        _containers[key] = found
+    return found
 
 
 def role_problem(state: LoadState, record: dict[str, object], path: str, roles: Sequence[str]) -> None:

@@ -76,13 +76,40 @@ class ToolReader(NamedTuple):
     """Whether `tools` may be JSON text holding the list (as datasets store it)."""
 
 
-def read_declarations(reader: ToolReader, body: dict[str, object]) -> tuple[ToolDeclaration, ...] | None:
+_MAX_REMEMBERED: Final = 256
+_remembered: dict[tuple[ToolReader, bytes], tuple[ToolDeclaration, ...]] = {}
+
+
+def read_declarations(
+    reader: ToolReader, body: dict[str, object], *, parsed_here: bool = False
+) -> tuple[ToolDeclaration, ...] | None:
     """The tools a request body declares, or `None` when it declares none (then nothing is
-    checked: a transcript without declarations may call anything)."""
+    checked: a transcript without declarations may call anything).
+
+    With `parsed_here` (the body was parsed from text by this package, so encoding it runs
+    no caller's code), the declarations are remembered per text of `tools` and `functions`:
+    a dataset's lines repeat the same tools, and reading them is most of a line's check.
+    """
     tools = body.get("tools")
     functions = body.get("functions") if reader.functions else None
     if tools is None and functions is None:
         return None
+    if not parsed_here:
+        return _read_declarations(reader, tools, functions)
+    try:
+        key = (reader, encode([tools, functions]))
+    except (msgspec.EncodeError, UnicodeError):  # a lone surrogate the decoder let through
+        return _read_declarations(reader, tools, functions)
+    found = _remembered.get(key)
+    if found is None:
+        found = _read_declarations(reader, tools, functions)
+        if len(_remembered) >= _MAX_REMEMBERED:
+            _remembered.clear()
+        _remembered[key] = found
+    return found
+
+
+def _read_declarations(reader: ToolReader, tools: object, functions: object) -> tuple[ToolDeclaration, ...]:
     found: list[ToolDeclaration] = []
     if tools is not None:
         items = _tool_list(tools) if reader.text and type(tools) is str else as_array(tools)

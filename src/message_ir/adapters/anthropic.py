@@ -26,7 +26,7 @@ from typing import Final
 import msgspec
 
 import message_ir as ir
-from message_ir.adapters import _checks, _json, _load_state, _records, _tools, _writing
+from message_ir.adapters import _checks, _fast_line, _json, _load_state, _records, _tools, _writing
 from message_ir.adapters._build import meta_raw
 from message_ir.adapters._calls import BlockShape, read_block, written_arguments
 from message_ir.adapters._conversation import Conversation
@@ -379,6 +379,83 @@ def _results_first(conversation: Conversation, origins: Origins) -> list[ir.Diag
     return found
 
 
+# --- the fast path of check-dataset -------------------------------------------------------
+
+
+class _Text(msgspec.Struct, tag="text", forbid_unknown_fields=True):
+    text: str
+
+
+class _Use(msgspec.Struct, tag="tool_use", forbid_unknown_fields=True):
+    id: str
+    name: str
+    input: msgspec.Raw
+
+
+class _Result(msgspec.Struct, tag="tool_result", forbid_unknown_fields=True):
+    tool_use_id: str
+    content: str = ""
+    is_error: bool = False
+
+
+class _Message(msgspec.Struct, forbid_unknown_fields=True):
+    role: str
+    content: str | list[_Text | _Use | _Result]
+
+
+class _Body(msgspec.Struct, forbid_unknown_fields=True):
+    messages: list[_Message]
+    system: str | list[_Text] | msgspec.UnsetType = msgspec.UNSET
+    tools: msgspec.Raw = msgspec.Raw(b"null")
+
+
+_body: Final = msgspec.json.Decoder(_Body).decode
+
+
+def _is_clean(line: bytes) -> bool:
+    """The fast path of `check-dataset` (see `_fast_line`): a body of `messages` (string or
+    `text` / `tool_use` / `tool_result` contents, results first in the user message right
+    after their calls), an optional `system` and `tools`."""
+    try:
+        body = _body(line)
+    except msgspec.DecodeError:
+        return False
+    declared = None
+    tools = bytes(body.tools)
+    if tools != b"null":
+        declared = _fast_line.declared_tools(_TOOLS, tools)
+        if declared is None:
+            return False
+    linkage = _fast_line.Linkage(declared, ID_RULE)
+    for message in body.messages:
+        content = message.content
+        if message.role == "assistant":
+            if not linkage.assistant() or not content:
+                return False
+            if type(content) is str:
+                continue
+            for block in content:
+                if type(block) is _Use:
+                    if not linkage.call(block.id, block.name, bytes(block.input)):
+                        return False
+                elif type(block) is not _Text:
+                    return False
+        elif message.role == "user":
+            if type(content) is str or not content:
+                if not linkage.message():
+                    return False
+                continue
+            for block in content:
+                if type(block) is _Result:
+                    if not linkage.result(block.tool_use_id):
+                        return False
+                elif type(block) is not _Text or not linkage.message():
+                    return False
+        else:
+            return False
+    return linkage.end()
+
+
 def _recognizes_body(body: dict[str, object]) -> bool:
     return as_array(body.get("messages")) is not None and ("system" in body or "max_tokens" in body)
 
@@ -405,6 +482,7 @@ FORMAT: Final = Format(
     tools=_TOOLS,
     dataset_line=True,
     messages_key="messages",
+    fast_path=_is_clean,
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 

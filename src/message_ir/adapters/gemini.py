@@ -38,7 +38,7 @@ from typing import Final
 import msgspec
 
 import message_ir as ir
-from message_ir.adapters import _checks, _json, _load_state, _records, _tools, _writing
+from message_ir.adapters import _checks, _fast_line, _json, _load_state, _records, _tools, _writing
 from message_ir.adapters._build import meta_raw, object_raw
 from message_ir.adapters._calls import ir_call_id
 from message_ir.adapters._conversation import Conversation
@@ -60,6 +60,7 @@ _RESPONSE: Final = ("functionResponse", "function_response")
 _SYSTEM: Final = ("systemInstruction", "system_instruction")
 _SIGNATURES: Final = ("thoughtSignature", "thought_signature")
 _USER_ROLES: Final = ("user", "function")
+_ID_RULE: Final = any_id("Gemini accepts any non-empty ID")
 TEXT_SEPARATOR: Final = "\n"
 """How the text parts of one run of user content are joined into the IR's `content`."""
 
@@ -541,6 +542,102 @@ def _response_counts(conversation: Conversation, origins: Origins) -> list[ir.Di
     return found
 
 
+# --- the fast path of check-dataset -------------------------------------------------------
+
+
+class _Call(msgspec.Struct, forbid_unknown_fields=True):
+    id: str
+    name: str
+    args: msgspec.Raw
+
+
+class _Response(msgspec.Struct, forbid_unknown_fields=True):
+    id: str
+    name: str
+    response: msgspec.Raw
+
+
+class _Part(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
+    text: str | msgspec.UnsetType = msgspec.UNSET
+    function_call: _Call | msgspec.UnsetType = msgspec.UNSET
+    function_response: _Response | msgspec.UnsetType = msgspec.UNSET
+    thought_signature: str | msgspec.UnsetType = msgspec.UNSET
+
+
+class _Content(msgspec.Struct, forbid_unknown_fields=True):
+    role: str
+    parts: list[_Part]
+
+
+class _Text(msgspec.Struct, forbid_unknown_fields=True):
+    text: str
+
+
+class _System(msgspec.Struct, forbid_unknown_fields=True):
+    parts: list[_Text]
+
+
+class _Body(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
+    contents: list[_Content]
+    system_instruction: _System | msgspec.UnsetType = msgspec.UNSET
+    tools: msgspec.Raw = msgspec.Raw(b"null")
+
+
+_body: Final = msgspec.json.Decoder(_Body).decode
+_UNSET: Final = msgspec.UNSET
+
+
+def _is_clean(line: bytes) -> bool:
+    """The fast path of `check-dataset` (see `_fast_line`): a body of `contents` whose parts
+    are `text`, `functionCall` or `functionResponse` (camelCase, IDs given), every call's
+    responses first in the `user` content right after it, an optional `systemInstruction` of
+    text parts, and `tools`."""
+    try:
+        body = _body(line)
+    except msgspec.DecodeError:
+        return False
+    declared = None
+    tools = bytes(body.tools)
+    if tools != b"null":
+        declared = _fast_line.declared_tools(_TOOLS, tools)
+        if declared is None:
+            return False
+    linkage = _fast_line.Linkage(declared, _ID_RULE)
+    for content in body.contents:
+        parts = content.parts
+        if not parts:
+            return False
+        if content.role == "model":
+            if not linkage.assistant():
+                return False
+            for part in parts:
+                call = part.function_call
+                if part.function_response is not _UNSET:
+                    return False
+                if type(call) is _Call:
+                    if part.text is not _UNSET or not linkage.call(call.id, call.name, bytes(call.args)):
+                        return False
+                elif type(part.text) is not str:
+                    return False
+        elif content.role == "user":
+            for part in parts:
+                response = part.function_response
+                if part.function_call is not _UNSET:
+                    return False
+                if type(response) is _Response:
+                    if part.text is not _UNSET or part.thought_signature is not _UNSET:
+                        return False
+                    if _fast_line.arguments_object(bytes(response.response)) is None:
+                        return False
+                    if not linkage.result(response.id, response.name):
+                        return False
+                elif type(part.text) is not str or not linkage.message():
+                    return False
+        else:
+            return False
+    return linkage.end()
+
+
 def _recognizes_body(body: dict[str, object]) -> bool:
     return as_array(body.get("contents")) is not None
 
@@ -560,13 +657,14 @@ _FUNCTIONS: Final = format_functions(NAME, _read, _dump, provider_rules, _WORDS,
 
 FORMAT: Final = Format(
     _FUNCTIONS,
-    id_rule=any_id("Gemini accepts any non-empty ID"),
+    id_rule=_ID_RULE,
     recognize=Recognize(body=_recognizes_body, record=_recognizes_record),
     raw_arguments="args",
     system_field="systemInstruction",
     tools=_TOOLS,
     dataset_line=True,
     messages_key="contents",
+    fast_path=_is_clean,
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 

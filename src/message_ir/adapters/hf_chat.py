@@ -23,6 +23,7 @@ import message_ir as ir
 from message_ir.adapters import _chat, _checks, _tools
 from message_ir.adapters._chat import Dialect
 from message_ir.adapters._conversation import Conversation
+from message_ir.adapters._fast_dataset_line import chat_fast_path
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, provider_words
 from message_ir.adapters._ids import any_id
@@ -81,14 +82,16 @@ _WORDS: Final = provider_words(
 _FUNCTIONS: Final = format_functions(NAME, _read, _dump, _rules, _WORDS, json_lines=False)
 
 
+_ID_RULE: Final = any_id("Hugging Face chat rows take any ID, or none")
 FORMAT: Final = Format(
     _FUNCTIONS,
-    id_rule=any_id("Hugging Face chat rows take any ID, or none"),
+    id_rule=_ID_RULE,
     recognize=Recognize(record=_recognizes_record),
     raw_arguments="arguments",
     tools=_TOOLS,
     dataset_line=True,
     messages_key="messages",
+    fast_path=chat_fast_path(_TOOLS, _ID_RULE, text_arguments=False),
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 

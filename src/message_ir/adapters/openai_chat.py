@@ -25,7 +25,7 @@ import message_ir as ir
 from message_ir.adapters import _chat, _checks, _load_state, _tools
 from message_ir.adapters._chat import Dialect
 from message_ir.adapters._conversation import Conversation
-from message_ir.adapters._fast_dataset_line import is_clean
+from message_ir.adapters._fast_dataset_line import chat_fast_path
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, provider_words
 from message_ir.adapters._ids import ANY, IdRule
@@ -135,7 +135,7 @@ FORMAT: Final = Format(
     tools=_TOOLS,
     dataset_line=True,
     messages_key="messages",
-    fast_path=is_clean,
+    fast_path=chat_fast_path(_TOOLS, ID_RULE, text_arguments=True),
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 

@@ -27,7 +27,7 @@ from typing import Final
 import msgspec
 
 import message_ir as ir
-from message_ir.adapters import _checks, _json, _load_state, _records, _tools, _writing
+from message_ir.adapters import _checks, _fast_line, _json, _load_state, _records, _tools, _writing
 from message_ir.adapters._build import NO_META, object_raw
 from message_ir.adapters._calls import arguments_from_text, id_and_name, ir_call_id, written_argument_text
 from message_ir.adapters._conversation import Conversation, Instruction
@@ -420,6 +420,93 @@ def provider_rules(conversation: Conversation, origins: Origins) -> list[ir.Diag
     return found
 
 
+# --- the fast path of check-dataset -------------------------------------------------------
+
+
+class _InputText(msgspec.Struct, tag=_INPUT_TEXT, forbid_unknown_fields=True):
+    text: str
+
+
+class _OutputText(msgspec.Struct, tag=_OUTPUT_TEXT, forbid_unknown_fields=True):
+    text: str
+
+
+class _Message(msgspec.Struct, tag="message", forbid_unknown_fields=True):
+    role: str
+    content: str | list[_InputText | _OutputText]
+
+
+class _FunctionCall(msgspec.Struct, tag="function_call", forbid_unknown_fields=True):
+    call_id: str
+    name: str
+    arguments: str
+
+
+class _FunctionCallOutput(msgspec.Struct, tag="function_call_output", forbid_unknown_fields=True):
+    call_id: str
+    output: str
+
+
+class _Body(msgspec.Struct, forbid_unknown_fields=True):
+    input: list[_Message | _FunctionCall | _FunctionCallOutput]
+    instructions: str | None = None
+    tools: msgspec.Raw = msgspec.Raw(b"null")
+
+
+_body: Final = msgspec.json.Decoder(_Body).decode
+
+
+_INPUT_ROLES: Final = ("user", *_INSTRUCTION_ROLES)
+
+
+def _is_clean(line: bytes) -> bool:
+    """The fast path of `check-dataset` (see `_fast_line`): a body of `input` items that are
+    messages (`input_text` parts for the user, system and developer, `output_text` for the
+    assistant), `function_call`s and their `function_call_output`s right after the run of
+    output items holding them; `instructions` and `tools`."""
+    try:
+        body = _body(line)
+    except msgspec.DecodeError:
+        return False
+    declared = None
+    tools = bytes(body.tools)
+    if tools != b"null":
+        declared = _fast_line.declared_tools(_TOOLS, tools)
+        if declared is None:
+            return False
+    linkage = _fast_line.Linkage(declared, ID_RULE)
+    in_run = False  # within a run of output items: one assistant message
+    for item in body.input:
+        if type(item) is _FunctionCall:
+            if not in_run and not linkage.assistant():
+                return False
+            in_run = True
+            if not linkage.call(item.call_id, item.name, item.arguments):
+                return False
+            continue
+        if type(item) is _FunctionCallOutput:
+            in_run = False
+            if not linkage.result(item.call_id):
+                return False
+            continue
+        assert type(item) is _Message
+        part: type[_InputText | _OutputText]
+        if item.role == "assistant":
+            if not in_run and not linkage.assistant():
+                return False
+            in_run, part = True, _OutputText
+        else:
+            if item.role not in _INPUT_ROLES or not linkage.message():
+                return False
+            in_run, part = False, _InputText
+        content = item.content
+        if type(content) is not str:
+            for entry in content:
+                if type(entry) is not part:
+                    return False
+    return linkage.end()
+
+
 _ITEM_TYPES: Final = (
     "function_call",
     "function_call_output",
@@ -461,6 +548,7 @@ FORMAT: Final = Format(
     tools=_TOOLS,
     dataset_line=True,
     messages_key="input",
+    fast_path=_is_clean,
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 

@@ -33,7 +33,7 @@ from typing import Final
 import msgspec
 
 import message_ir as ir
-from message_ir.adapters import _checks, _json, _load_state, _records, _tools, _writing
+from message_ir.adapters import _checks, _fast_line, _json, _load_state, _records, _tools, _writing
 from message_ir.adapters._build import meta_raw, object_raw
 from message_ir.adapters._calls import object_arguments, written_arguments
 from message_ir.adapters._conversation import Conversation, Instruction, Note
@@ -269,6 +269,88 @@ def _position_rule(source: object) -> list[ir.Diagnostic]:
     return found
 
 
+# --- the fast path of check-dataset -------------------------------------------------------
+
+
+class _Turn(msgspec.Struct, forbid_unknown_fields=True, rename={"speaker": "from"}):
+    speaker: str
+    value: str
+
+
+class _Row(msgspec.Struct, forbid_unknown_fields=True):
+    conversations: list[_Turn]
+    tools: msgspec.Raw = msgspec.Raw(b"null")
+
+
+class _Call(msgspec.Struct, forbid_unknown_fields=True):
+    name: str
+    arguments: dict[str, object]
+
+
+_row: Final = msgspec.json.Decoder(_Row).decode
+_calls: Final = msgspec.json.Decoder(_Call | list[_Call]).decode
+_ID_RULE: Final = any_id("ShareGPT writes no call IDs")
+
+
+def _is_clean(line: bytes) -> bool:
+    """The fast path of `check-dataset` (see `_fast_line`): a row of `conversations` turns in
+    LLaMA-Factory's positions (a first `system` turn, then `human` / `observation` at odd
+    positions and `gpt` / `function_call` at even ones, ending on an even one), each
+    `function_call` answered by as many `observation`s right after it, and `tools`. Calls
+    have no IDs: what waits is a count."""
+    try:
+        row = _row(line)
+    except msgspec.DecodeError:
+        return False
+    declared = None
+    tools = bytes(row.tools)
+    if tools != b"null":
+        declared = _fast_line.declared_tools(_TOOLS, tools)
+        if declared is None:
+            return False
+    turns = row.conversations
+    first = 1 if turns and turns[0].speaker == "system" else 0
+    if len(turns) == first or (len(turns) - first) % 2:
+        return False  # no turn to learn from, or the last turn at an odd position
+    waiting = 0  # calls without their observation yet
+    odd = True  # positions count from 1
+    for turn in turns[first:] if first else turns:
+        speaker = turn.speaker
+        if odd:
+            if speaker == "observation":
+                if not waiting:
+                    return False
+                waiting -= 1
+            elif speaker != "human" or waiting:
+                return False
+        elif waiting:
+            return False
+        elif speaker == "function_call":
+            waiting = _calls_clean(declared, turn.value)
+            if not waiting:
+                return False
+        elif speaker != "gpt":
+            return False
+        odd = not odd
+    return not waiting
+
+
+def _calls_clean(declared: _fast_line.Declared | None, value: str) -> int:
+    """How many calls a `function_call` turn's `value` holds, when they are surely clean (else 0)."""
+    if not _fast_line.plain(value):
+        return 0
+    try:
+        found = _calls(value)
+    except msgspec.DecodeError:
+        return 0
+    if isinstance(found, _Call):  # our own struct
+        return 1 if found.name and _fast_line.accepted(declared, found.name, found.arguments) else 0
+    for call in found:
+        if not call.name or not _fast_line.accepted(declared, call.name, call.arguments):
+            return 0
+    return len(found)
+
+
 def _recognizes_body(body: dict[str, object]) -> bool:
     turns = as_array(body.get("conversations"))
     first = as_object(turns[0]) if turns else None
@@ -291,13 +373,14 @@ _FUNCTIONS: Final = format_functions(NAME, _read, _dump, _rules, _WORDS, json_li
 
 FORMAT: Final = Format(
     _FUNCTIONS,
-    id_rule=any_id("ShareGPT writes no call IDs"),
+    id_rule=_ID_RULE,
     recognize=Recognize(body=_recognizes_body, record=_recognizes_record),
     raw_arguments="arguments",
     call_ids=False,
     tools=_TOOLS,
     dataset_line=True,
     messages_key="conversations",
+    fast_path=_is_clean,
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 

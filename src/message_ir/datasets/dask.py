@@ -21,7 +21,10 @@ splits at a bare `\r`, cutting a line in two), and a line that is not UTF-8 reac
 lines numbered from 1 at the partition's start; `merge` adds the partitions up in order (a
 bag keeps its partitions in file order) and makes the line numbers the files' own. The
 counts equal those of `check_dataset` on the same files. `check_with_dask` does the above
-with the scheduler in use (a `distributed.Client`'s cluster, when one is active).
+with the scheduler in use (a `distributed.Client`'s cluster, when one is active), for JSON
+Lines; a local `.json` file holding one array, or a `.parquet` file, it checks in the parts
+`check_dataset` uses with several processes (the array whole; each row group), one task a
+part, and it merges every file's summaries in the order the files are given.
 
 Needs the `[dask]` extra (`dask[bag]` and `distributed`); this module imports Dask only
 inside `check_with_dask`.
@@ -29,10 +32,13 @@ inside `check_with_dask`.
 
 from __future__ import annotations
 
+import glob
+import os
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from message_ir.datasets._check import DEFAULT_FORMAT, check_lines
+from message_ir.datasets._check import DEFAULT_FORMAT, check_lines, check_part
+from message_ir.datasets._rows import JSON_LINES, row_file
 from message_ir.datasets._summary import Summary, merge
 
 READ_TEXT: Final = {"encoding": "utf-8", "errors": "surrogateescape", "linedelimiter": "\n"}
@@ -74,14 +80,46 @@ def check_partition(
 def check_with_dask(
     paths: Sequence[str] | str, format: str = DEFAULT_FORMAT, *, blocksize: str | int = "64MiB", examples: int = 3
 ) -> Summary:
-    """The summary of every line of `paths` (file names or globs), computed by Dask."""
+    """The summary of every row of `paths` (file names or globs), computed by Dask: JSON
+    Lines read by `dask.bag.read_text` in blocks of `blocksize`, a local `.json` array or
+    `.parquet` file in the parts `check_dataset` uses (each row group of a Parquet file)."""
     import dask.bag
 
     def partition(lines: Iterable[tuple[str, str]]) -> list[Summary]:
         return check_partition(lines, format, examples)
 
-    bag = dask.bag.read_text(paths, blocksize=blocksize, include_path=True, **READ_TEXT)
-    return merge(bag.map_partitions(partition).compute(), examples)
+    def part(task: tuple[str, int, int]) -> Summary:
+        return check_part(task[0], task[1], task[2], format, examples)
+
+    bags: list[dask.bag.Bag[Summary]] = []
+    lines: list[str] = []  # JSON Lines files in a row: one `read_text`
+
+    def flush() -> None:
+        if lines:
+            bag = dask.bag.read_text(list(lines), blocksize=blocksize, include_path=True, **READ_TEXT)
+            bags.append(bag.map_partitions(partition))
+            lines.clear()
+
+    for name in _expanded(paths):
+        kind = row_file(name) if os.path.isfile(name) else JSON_LINES  # a URL: Dask reads it
+        if kind is JSON_LINES:
+            lines.append(name)
+            continue
+        flush()
+        tasks = [(name, start, end) for start, end in kind.parts(name, 1 << 16, format)]
+        bags.append(dask.bag.from_sequence(tasks, npartitions=len(tasks)).map(part))
+    flush()
+    return merge(dask.bag.concat(bags).compute(), examples)
+
+
+def _expanded(paths: Sequence[str] | str) -> list[str]:
+    """The files `paths` name, each local glob expanded and sorted (as `read_text` does);
+    anything else (a URL, a missing file) as it is, for Dask to read or refuse."""
+    found: list[str] = []
+    for path in [paths] if type(paths) is str else paths:
+        matches = sorted(glob.glob(path)) if glob.has_magic(path) else []
+        found.extend(matches or [path])
+    return found
 
 
 __all__ = ["READ_TEXT", "check_partition", "check_with_dask"]

@@ -1,0 +1,188 @@
+"""What every fast path of `check-dataset` shares: is this training line surely clean?
+
+Most lines of a real dataset are valid, and the careful path (the format's `check`: the
+whole lossless load into the IR, every rule, tool declarations) spends most of its time on
+what a valid line does not need. A format's fast path decodes a line straight into typed
+msgspec structs of the plain shape it knows (every field named: an unknown field fails the
+decode, so nothing the careful path would keep in `meta`, and check, can hide), and walks
+its messages once, telling a `Linkage` about each call and result. It answers `True` only
+when the line is surely clean; anything unusual answers `False`, and the careful path gives
+the diagnostics, or none. So a fast path is never more lenient than its careful path (a
+property test over every format pins this), only faster on the lines it takes.
+
+`Linkage` is stricter than every format's rules, so that one walk serves them all: a
+call's results come right after the message holding it, before anything else, answering
+every call of that message; IDs are non-empty, unique, and fit the format's rule; every
+call names a declared tool (when the line declares tools) and its arguments are a JSON
+object that follows the IR's JSON rule and the tool's schema; an assistant message is there
+to learn from, and the last one's calls (a training target) are left to the careful path.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+import msgspec
+
+from message_ir.adapters import _schema_engine
+from message_ir.adapters._ids import IdRule
+from message_ir.adapters._json import decode, encode
+from message_ir.adapters._tools import ToolReader, read_declarations
+
+MAX_BRACKETS: Final = 32
+"""At most this many `{` / `[` in a schema or arguments text: well within the IR's depth limit
+(the careful path nests both further, in `meta`)."""
+_LONG_NUMBER: Final = re.compile(rb"[0-9]{3000}")  # an integer the IR's JSON rule may refuse
+_ANY: Final = "any"  # a declared tool without parameters: any arguments
+_MAX_TOOL_LISTS: Final = 4096
+
+Declared = dict[str, "_schema_engine.Accepts | str"]
+"""Each declared tool's validator, by name (`_ANY`: a tool without a schema)."""
+
+_arguments: Final = msgspec.json.Decoder(dict[str, object]).decode
+_Key = tuple[ToolReader, bytes, bool]
+_declarations: dict[_Key, Declared | None] = {}
+_last: list[tuple[_Key, Declared | None]] = []  # the last lookup: lines in a row repeat their tools
+
+
+def declared_tools(reader: ToolReader, text: bytes) -> Declared | None:
+    """The validators of the tools a line declares in `text` (its `tools` value, read by the
+    format's own `reader`, as the careful path reads it), or `None` when the careful path would
+    have something to say about them (a declaration with a problem, a duplicate name, a schema
+    nested deeply or not a valid one, the `[schema]` extra missing). Remembered per text: a
+    dataset's lines repeat their tools."""
+    available = _schema_engine.available()
+    if _last:
+        (last_reader, last_text, last_available), found = _last[0]
+        if last_reader is reader and last_available is available and last_text == text:
+            return found  # compared, not hashed again
+    key = (reader, text, available)
+    if key in _declarations:
+        found = _declarations[key]
+    else:
+        found = _declared(reader, text)
+        if len(_declarations) >= _MAX_TOOL_LISTS:
+            _declarations.clear()
+        _declarations[key] = found
+    _last[:] = [(key, found)]
+    return found
+
+
+def _declared(reader: ToolReader, text: bytes) -> Declared | None:
+    try:
+        value = decode(text)
+    except (msgspec.DecodeError, RecursionError, UnicodeError):
+        return None
+    declarations = read_declarations(reader, {"tools": value})
+    if declarations is None:
+        return None
+    declared: Declared = {}
+    for tool in declarations:
+        if tool.problem is not None or not tool.name or tool.name in declared:
+            return None
+        if tool.parameters is None:
+            declared[tool.name] = _ANY
+            continue
+        if not _schema_engine.available():
+            return None  # the careful path says the extra is missing
+        schema = encode(tool.parameters.thaw())
+        if schema.count(b"{") + schema.count(b"[") > MAX_BRACKETS:
+            return None
+        compiled = _schema_engine.compiled(schema)
+        if isinstance(compiled, str):
+            return None
+        declared[tool.name] = compiled.accepts
+    return declared
+
+
+def plain(text: str | bytes) -> bool:
+    """Whether JSON `text` surely nests within the IR's depth limit and holds no integer too
+    long for its JSON rule (what `arguments_object` asks of arguments, or of text holding them)."""
+    if len(text) <= MAX_BRACKETS:
+        return True
+    if isinstance(text, str):  # our own value (decoded here): no caller's code to run
+        if text.count("{") + text.count("[") > MAX_BRACKETS:
+            return False
+        return len(text) < 3000 or _LONG_NUMBER.search(text.encode("utf-8", "surrogatepass")) is None
+    if text.count(b"{") + text.count(b"[") > MAX_BRACKETS:
+        return False
+    return len(text) < 3000 or _LONG_NUMBER.search(text) is None
+
+
+def arguments_object(text: str | bytes) -> dict[str, object] | None:
+    """The arguments in `text` (JSON text, or the raw bytes of an arguments object), when they
+    are surely a JSON object the IR's JSON rule takes; else `None`."""
+    if not plain(text):
+        return None
+    try:
+        return _arguments(text)  # msgspec refuses lone surrogates, NaN and overflow too
+    except msgspec.DecodeError:
+        return None
+
+
+def accepted(declared: Declared | None, name: str, arguments: dict[str, object]) -> bool:
+    """Whether a call of `name` with these `arguments` passes the declared tools (any call,
+    when the line declares none)."""
+    if declared is None:
+        return True
+    accepts = declared.get(name)
+    if accepts is None:
+        return False
+    return True if isinstance(accepts, str) else accepts(arguments)
+
+
+class Linkage:
+    """The calls and results of one line, checked as its messages are walked in order.
+
+    Every method answers whether the line is still surely clean; after a `False` the walk
+    stops and the careful path takes the line.
+    """
+
+    __slots__ = ("_declared", "_pending", "_rule", "_seen", "_taught")
+
+    def __init__(self, declared: Declared | None, rule: IdRule) -> None:
+        self._declared = declared
+        self._rule = rule
+        self._seen: set[str] = set()
+        self._pending: dict[str, str] = {}  # the calls of the last assistant message awaiting results
+        self._taught = False
+
+    def message(self) -> bool:
+        """A message that is not a result: no call may still be waiting for one."""
+        return not self._pending
+
+    def assistant(self) -> bool:
+        """An assistant message (its calls follow): no call may still be waiting."""
+        self._taught = True
+        return not self._pending
+
+    def call(self, call_id: str, name: str, arguments: str | bytes | dict[str, object]) -> bool:
+        """A call of the current assistant message, its `arguments` as JSON text, or decoded
+        from text the caller found `plain`."""
+        if not call_id or not name or call_id in self._seen:
+            return False
+        rule = self._rule
+        if len(call_id) > rule.max_length or rule.pattern.fullmatch(call_id) is None:
+            return False
+        self._seen.add(call_id)
+        self._pending[call_id] = name
+        parsed = arguments if isinstance(arguments, dict) else arguments_object(arguments)
+        return parsed is not None and accepted(self._declared, name, parsed)
+
+    def result(self, call_id: str, name: str | None = None) -> bool:
+        """A result answering `call_id` (naming `name`, when it names its tool)."""
+        called = self._pending.pop(call_id, None)
+        return called is not None and (name is None or name == called)
+
+    def next_result(self) -> bool:
+        """A result answering the earliest waiting call (a format without IDs)."""
+        if not self._pending:
+            return False
+        del self._pending[next(iter(self._pending))]
+        return True
+
+    def end(self) -> bool:
+        """The line's end: an assistant message was there, and no call waits (trailing calls,
+        a training target, are the careful path's to judge)."""
+        return self._taught and not self._pending

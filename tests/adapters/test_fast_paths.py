@@ -1,0 +1,206 @@
+"""One contract over every fast path of `check-dataset`: a line a format's fast path takes is
+one its careful path (`check_example`) finds nothing wrong with, whatever is done to it; and
+the plain lines a dataset holds are taken.
+
+The lines are generated OpenAI fine-tuning records (`tests/dataset_factory.py`, every kind of
+broken line too) converted to each format, then mutated anywhere in their JSON tree: keys
+deleted, added or given another value, list items deleted, repeated or swapped, strings
+swapped for other strings of the same line (so IDs collide and names change), one string
+renamed everywhere it is (an ID with its results, a tool with its calls).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Callable
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from message_ir.adapters import FORMATS, FormatError, convert, openai_chat
+from tests.adapters.real import real_files
+from tests.dataset_factory import KINDS, line, single_calls, with_tools
+
+FAST: dict[str, Callable[[bytes], bool]] = {
+    name: declared.fast_path for name, declared in FORMATS.items() if declared.fast_path is not None
+}
+
+
+def test_every_dataset_format_has_a_fast_path() -> None:
+    assert sorted(FAST) == sorted(name for name, declared in FORMATS.items() if declared.dataset_line)
+
+
+def _in_format(data: bytes, name: str) -> bytes:
+    """A generated line in the terms of `name`, tools declared (as it was, when it is no
+    conversation); for ShareGPT, with one call a turn, as its position rule needs."""
+    if name == "sharegpt":
+        data = single_calls(data)
+    try:
+        conversation = openai_chat.load(data)
+    except FormatError:
+        return data
+    return with_tools(FORMATS[name].functions.dumps(convert(conversation, name)), name)
+
+
+_VALUES: tuple[object, ...] = (
+    None,
+    True,
+    0,
+    -1,
+    1.5,
+    "",
+    "x",
+    "call 1",
+    "c" * 70,
+    "tool",
+    "user",
+    "assistant",
+    "model",
+    "text",
+    "get_weather",
+    "add_event",
+    "function",
+    "error",
+    '{"city": "Oslo"}',
+    '{"city": 1}',
+    "[]",
+    [],
+    {},
+    {"city": 1},
+    {"type": "text", "text": "t"},
+    [{"type": "text", "text": "t"}],
+)
+_KEYS: tuple[str, ...] = (
+    "id",
+    "type",
+    "role",
+    "name",
+    "content",
+    "text",
+    "is_error",
+    "thought",
+    "weight",
+    "status",
+    "extra",
+    "call_id",
+    "arguments",
+    "tool_call_id",
+)
+
+
+def _nodes(value: object, found: list[object]) -> list[object]:
+    """Every dict and list in `value`, itself first."""
+    if type(value) is dict or type(value) is list:
+        found.append(value)
+        for item in value.values() if type(value) is dict else value:
+            _nodes(item, found)
+    return found
+
+
+def _strings(value: object, found: list[str]) -> list[str]:
+    if type(value) is str:
+        found.append(value)
+    elif type(value) is dict:
+        for item in value.values():
+            _strings(item, found)
+    elif type(value) is list:
+        for item in value:
+            _strings(item, found)
+    return found
+
+
+def _renamed(value: object, old: str, new: str) -> object:
+    """`value` with every string value `old` (an ID, a name, a role) made `new`."""
+    if type(value) is dict:
+        return {key: _renamed(item, old, new) for key, item in value.items()}
+    if type(value) is list:
+        return [_renamed(item, old, new) for item in value]
+    return new if value == old else value
+
+
+def _mutated(data: st.DataObject, value: object) -> object:
+    for _ in range(data.draw(st.integers(1, 3), label="mutations")):
+        nodes = _nodes(value, [])
+        if not nodes:
+            return value
+        strings = _strings(value, []) or ["x"]
+        if data.draw(st.integers(0, 3), label="rename") == 0:  # one string, everywhere
+            new = data.draw(st.sampled_from([text for text in _VALUES if type(text) is str]) | st.sampled_from(strings))
+            value = _renamed(value, data.draw(st.sampled_from(strings)), new)
+            continue
+        node = data.draw(st.sampled_from(nodes))
+        choices = (st.sampled_from(_VALUES) | st.sampled_from(strings) | st.sampled_from(nodes)).map(copy.deepcopy)
+        if type(node) is dict:
+            keys = list(node)
+            action = data.draw(st.sampled_from(["delete", "replace", "add"] if keys else ["add"]))
+            if action == "add":
+                node[data.draw(st.sampled_from(_KEYS))] = data.draw(choices)
+            else:
+                key = data.draw(st.sampled_from(keys))
+                if action == "delete":
+                    del node[key]
+                else:
+                    node[key] = data.draw(choices)
+        elif type(node) is list and node:
+            index = data.draw(st.integers(0, len(node) - 1))
+            action = data.draw(st.sampled_from(["delete", "replace", "repeat", "swap"]))
+            if action == "delete":
+                del node[index]
+            elif action == "replace":
+                node[index] = data.draw(choices)
+            elif action == "repeat":
+                node.insert(index, copy.deepcopy(node[index]))
+            else:
+                other = data.draw(st.integers(0, len(node) - 1))
+                node[index], node[other] = node[other], node[index]
+    return value
+
+
+@pytest.mark.parametrize("name", sorted(FAST))
+@given(seed=st.integers(0, 10_000), data=st.data())
+def test_a_fast_path_takes_only_what_the_careful_path_finds_clean(name: str, seed: int, data: st.DataObject) -> None:
+    rng = random.Random(seed)
+    kind = data.draw(st.sampled_from(sorted(KINDS)), label="kind")
+    base = _in_format(line(kind, rng), name)
+    try:
+        value: object = json.loads(base)
+    except ValueError:
+        return
+    text = json.dumps(_mutated(data, value), ensure_ascii=data.draw(st.booleans(), label="ascii")).encode()
+    if FAST[name](text):
+        assert FORMATS[name].functions.check_example(text) == ()
+
+
+@pytest.mark.parametrize("name", sorted(FAST))
+def test_a_fast_path_takes_every_valid_generated_line_and_no_broken_one(name: str) -> None:
+    rng = random.Random(5)
+    for kind in KINDS:
+        for _ in range(20):
+            data = _in_format(line(kind, rng), name)
+            fast = FAST[name](data)
+            if kind == "valid":
+                assert fast, data  # the plain shape a dataset holds: taken, so the fast path pays
+                assert FORMATS[name].functions.check_example(data) == ()
+            elif fast:  # a broken kind may be clean once converted (Responses needs no adjacency)
+                assert FORMATS[name].functions.check_example(data) == (), (kind, data)
+
+
+@pytest.mark.parametrize(
+    ("name", "folder", "pattern"),
+    [
+        ("sharegpt", "sharegpt", "llama-factory_glaive-*.json"),
+        ("hf_chat", "hf-chat", "*.json*"),
+        ("openai_chat", "datasets", "*.jsonl"),
+    ],
+)
+def test_on_real_rows_a_fast_path_is_never_more_lenient(name: str, folder: str, pattern: str) -> None:
+    for path in real_files(folder, pattern):
+        text = path.read_bytes()
+        rows = json.loads(text) if text.lstrip().startswith(b"[") else [json.loads(row) for row in text.splitlines()]
+        for row in rows if type(rows) is list else [rows]:
+            data = json.dumps(row, ensure_ascii=False).encode()
+            if FAST[name](data):
+                assert FORMATS[name].functions.check_example(data) == (), path.name
