@@ -80,9 +80,11 @@ def check_partition(
 def check_with_dask(
     paths: Sequence[str] | str, format: str = DEFAULT_FORMAT, *, blocksize: str | int = "64MiB", examples: int = 3
 ) -> Summary:
-    """The summary of every row of `paths` (file names or globs), computed by Dask: JSON
-    Lines read by `dask.bag.read_text` in blocks of `blocksize`, a local `.json` array or
-    `.parquet` file in the parts `check_dataset` uses (each row group of a Parquet file)."""
+    """The summary of every row of `paths` (file names or globs), computed by Dask.
+
+    JSON Lines are read by `dask.bag.read_text` in blocks of `blocksize`; a local `.json`
+    array or `.parquet` file is checked in the parts `check_dataset` uses (each row group of
+    a Parquet file)."""
     import dask.bag
 
     def partition(lines: Iterable[tuple[str, str]]) -> list[Summary]:
