@@ -20,6 +20,7 @@ from message_ir.adapters import (
     convert,
     gemini,
     hf_chat,
+    mistral,
     openai_chat,
     openai_responses,
     sharegpt,
@@ -170,6 +171,9 @@ DIAGNOSTIC_CASES: dict[str, Callable[[], list[str]]] = {
         sharegpt.FORMAT.functions.check_example([{"from": "gpt", "value": "hi"}, {"from": "gpt", "value": "hi"}])
     ),
     "PADDED_BY_ARROW": lambda: _codes(_padded()),
+    "USER_AFTER_TOOL": lambda: _codes(
+        mistral.check([_chat(_call("abcdefghi")), _tool("abcdefghi"), {"role": "user", "content": "and?"}])
+    ),
 }
 
 
@@ -230,6 +234,9 @@ NOTE_CASES: dict[str, Callable[[], list[str]]] = {
     "BROKEN_PARENT_LINK": lambda: _codes(claude_code.load([_line("a", "gone")]).notes),
     "SIDECHAIN_BRANCH": lambda: _codes(
         claude_code.load([_line("a", sidechain=True), _line("b", "a", sidechain=True)]).notes
+    ),
+    "INSERTED_ASSISTANT_MESSAGE": lambda: _converted(
+        [_chat(_call()), _tool(), {"role": "user", "content": "and?"}], openai_chat.load, "mistral"
     ),
 }
 

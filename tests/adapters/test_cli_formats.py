@@ -39,6 +39,7 @@ def test_formats_lists_every_format_by_its_command_line_name() -> None:
         "gemini",
         "hf-chat",
         "sharegpt",
+        "mistral",
         "claude-code",
         "codex",
         "pi",
@@ -85,7 +86,10 @@ def test_convert_writes_the_target_format_with_notes_on_stderr(tmp_path: Path) -
 def test_an_unknown_format_is_a_usage_error() -> None:
     completed = run("validate", "--from", "bogus", "x.json")
     assert completed.returncode == 2
-    choices = "openai-chat, anthropic, openai-responses, gemini, hf-chat, sharegpt, claude-code, codex, pi, gemini-cli"
+    choices = (
+        "openai-chat, anthropic, openai-responses, gemini, hf-chat, sharegpt, mistral,"
+        " claude-code, codex, pi, gemini-cli"
+    )
     assert f"unknown format 'bogus' (choose from {choices})" in completed.stderr
 
 

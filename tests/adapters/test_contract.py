@@ -21,7 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from message_ir import DiagnosticCode
-from message_ir.adapters import FORMATS, Format, NoteCode, convert, gemini, gemini_cli
+from message_ir.adapters import FORMATS, Format, NoteCode, convert, gemini, gemini_cli, mistral, openai_chat
 from tests.adapters.real import anthropic_messages, openai_chat_messages, real_files
 from tests.adapters.test_adapters import _json
 
@@ -48,6 +48,11 @@ def _as_gemini(path: Path) -> object:
     return gemini.dump(convert(gemini_cli.load(path.read_bytes()), "gemini"))
 
 
+def _as_mistral(path: Path) -> object:
+    """No real Mistral request is at hand: a real OpenAI Chat transcript converted to one."""
+    return mistral.dump(convert(openai_chat.load(openai_chat_messages(path)), "mistral"))
+
+
 def _hf_row(path: Path) -> object:
     """A TRL row's `messages` (the files hold the list; TRL computes `tools` in its script)."""
     return json.loads(path.read_bytes())
@@ -67,6 +72,7 @@ SAMPLES: dict[str, tuple[Callable[[Path], object], list[Path]]] = {
     "gemini": (_as_gemini, real_files("gemini", "*.json")),
     "hf_chat": (_hf_row, real_files("hf-chat", "*.json")),
     "sharegpt": (_sharegpt_row, real_files("sharegpt", "llama-factory_glaive-*.json")),
+    "mistral": (_as_mistral, real_files("openai-chat", "*.json")),
     "claude_code": (_lines, real_files("anthropic", "*.jsonl") + real_files("claude-code-inline-sidechain", "*.jsonl")),
     "codex": (_lines, real_files("openai-responses", "*.jsonl")),
     "pi": (_lines, real_files("pi", "*.jsonl")),

@@ -26,6 +26,7 @@ from message_ir.adapters import (
     convert,
     detect,
     hf_chat,
+    mistral,
     openai_chat,
     sharegpt,
 )
@@ -59,6 +60,8 @@ assert_type(FormatError("openai_chat", ()).diagnostics, tuple[Diagnostic, ...])
 assert_type(hf_chat.load(b"[]"), Conversation)
 assert_type(sharegpt.dumps(convert(conversation, to="sharegpt")), bytes)
 assert_type(sharegpt.check('{"conversations": []}'), tuple[Diagnostic, ...])
+assert_type(mistral.dump(convert(conversation, to="mistral")), object)
+assert_type(mistral.check([]), tuple[Diagnostic, ...])
 
 # The formats, tool declarations and datasets added later.
 from message_ir.adapters import (  # noqa: E402  # grouped with the cases that use them

@@ -49,6 +49,8 @@ PART_SEPARATOR: Final = "\n"
 """How the text parts of one message are joined into the IR's `content`."""
 _AS_TEXT: Final = "as_text"
 """The `meta` flag of a call whose arguments were JSON text where an object is usual."""
+_AS_OBJECT: Final = "as_object"
+"""The `meta` flag of a call whose arguments were the object where JSON text is usual."""
 
 
 class Dialect(NamedTuple):
@@ -62,6 +64,9 @@ class Dialect(NamedTuple):
     """Whether a call may come without an `id` (results then pair by order and name)."""
     tools: ToolReader
     """How a request body's `tools` are read."""
+    object_arguments_too: bool = False
+    """With `text_arguments`: whether the object itself is taken too (Mistral takes both),
+    and written back so."""
 
     def meta(self, info: _records.Info) -> msgspec.Raw:
         return meta_raw(self.name, info)
@@ -247,9 +252,11 @@ def _arguments(
                 )
             )
         return arguments_from_text(state, message_index, arguments, path, info)
-    if dialect.text_arguments:
+    if dialect.text_arguments and not (dialect.object_arguments_too and as_object(arguments) is not None):
         state.problem(path, f"Expected `str`, got `{_json.kind(arguments)}`")
         return None
+    if dialect.text_arguments:
+        info[_AS_OBJECT] = True
     return object_arguments(state, message_index, function, "arguments", path, info), None
 
 
@@ -349,7 +356,7 @@ def _written_assistant(
 def _written_call(dialect: Dialect, call: ir.ToolCall, restore: dict[str, str]) -> dict[str, object]:
     info = _records.format_info(call.meta_json, dialect.name)
     function_values: dict[str, object] = {"name": call.name}
-    if dialect.text_arguments or info.get(_AS_TEXT) is True:
+    if (dialect.text_arguments and info.get(_AS_OBJECT) is not True) or info.get(_AS_TEXT) is True:
         function_values["arguments"] = written_argument_text(info, call)
     else:
         written_arguments(info, "arguments", call, function_values)

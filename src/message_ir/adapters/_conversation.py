@@ -31,6 +31,7 @@ NoteCode: TypeAlias = Literal[
     "OFF_BRANCH",
     "BROKEN_PARENT_LINK",
     "SIDECHAIN_BRANCH",
+    "INSERTED_ASSISTANT_MESSAGE",
 ]
 """The stable codes of `Note`s; `docs/formats.md` says what each means."""
 

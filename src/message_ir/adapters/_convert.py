@@ -12,6 +12,7 @@ from message_ir import (
     TextBlock,
     ToolCall,
     ToolResultMessage,
+    UserMessage,
 )
 from message_ir.adapters._build import NO_META
 from message_ir.adapters._conversation import Conversation, Instruction, Note
@@ -38,6 +39,7 @@ def convert(conversation: Conversation | tuple[Message, ...] | list[Message], to
     source = as_conversation(conversation)
     notes: list[Note] = []
     messages = _placed_results(list(source.messages), notes)
+    messages = _bridged(messages, FORMATS[to].bridge_text, notes)
     messages = _rewritten_ids(messages, to, notes)
     messages = [_cleaned(index, message, to, notes) for index, message in enumerate(messages)]
     _call_form_notes(source.format, to, messages, notes)
@@ -78,6 +80,32 @@ def _placed_results(messages: list[Message], notes: list[Note]) -> list[Message]
                         )
                     )
                 expected = result_index + 1
+    return output
+
+
+def _bridged(messages: list[Message], text: str, notes: list[Note]) -> list[Message]:
+    """With `text` (the target's `bridge_text`), an assistant message saying it between a
+    tool result and a user message right after it (a note for each)."""
+    if not text:
+        return messages
+    ids = {message.id for message in messages}
+    output: list[Message] = []
+    for message in messages:
+        if type(message) is UserMessage and output and type(output[-1]) is ToolResultMessage:
+            bridge_id = f"{output[-1].id}_bridge"
+            while bridge_id in ids:
+                bridge_id += "_"
+            ids.add(bridge_id)
+            output.append(AssistantMessage(id=bridge_id, content=(TextBlock(text=text),)))
+            notes.append(
+                Note(
+                    "INSERTED_ASSISTANT_MESSAGE",
+                    len(output) - 1,
+                    f"$[{len(output) - 1}]",
+                    f"Put an assistant message ({text!r}) between a tool result and a user message",
+                )
+            )
+        output.append(message)
     return output
 
 

@@ -76,6 +76,9 @@ class Format(NamedTuple):
     """For a session log: its API calls and the tokens each used (`message_ir.usage`)."""
     trees: Trees | None = None
     """For a log whose lines form a tree: `load` of any branch, `branches`, a branch's `check`."""
+    bridge_text: str = ""
+    """For a provider that refuses a user message right after a tool result (Mistral): the
+    text of the assistant message `convert` puts between them; empty when none is needed."""
 
     @property
     def name(self) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Final, NamedTuple
 
 
@@ -14,10 +14,11 @@ class IdRule(NamedTuple):
     max_length: int
     pattern: re.Pattern[str]  # the characters allowed
     description: str
+    min_length: int = 1
 
     def problem(self, call_id: str) -> str | None:
         """Why `call_id` breaks the rule, or `None`."""
-        if len(call_id) > self.max_length:
+        if len(call_id) > self.max_length or len(call_id) < self.min_length:
             return f"Tool call ID is {len(call_id)} characters long; {self.description}"
         if self.pattern.fullmatch(call_id) is None:
             return f"Tool call ID {call_id!r} has characters not allowed; {self.description}"
@@ -25,9 +26,12 @@ class IdRule(NamedTuple):
 
 
 _NOT_WORD: Final = re.compile(r"[^A-Za-z0-9_-]")
+_NOT_ALNUM: Final = re.compile(r"[^A-Za-z0-9]")
 
 WORD: Final = re.compile(r"[A-Za-z0-9_-]+")
 """Letters, digits, `_` and `-`: what Anthropic accepts."""
+ALNUM: Final = re.compile(r"[A-Za-z0-9]+")
+"""Letters and digits only: what Mistral accepts."""
 ANY: Final = re.compile(r".*", re.DOTALL)
 """Any characters."""
 
@@ -65,15 +69,36 @@ def rewrite_ids(ids: Iterable[str], rule: IdRule, preferred: dict[str, str]) -> 
     for call_id in unique:
         if call_id in result:
             continue
-        base = call_id if rule.pattern.fullmatch(call_id) else _NOT_WORD.sub("_", call_id)
         digest = hashlib.sha256(call_id.encode("utf-8", "surrogatepass")).hexdigest()
         for length in range(8, len(digest) + 1):
-            suffix = "_" + digest[:length]
-            candidate = base[: max(0, rule.max_length - len(suffix))] + suffix
-            if candidate not in taken and rule.problem(candidate) is None:
+            candidate = next(
+                (made for made in _candidates(call_id, digest, length, rule) if made not in taken),
+                None,
+            )
+            if candidate is not None:
                 break
         else:  # pragma: no cover - needs a SHA-256 collision of every prefix length
             raise AssertionError(f"no free ID for {call_id!r}")
         taken.add(candidate)
         result[call_id] = candidate
     return result
+
+
+def _candidates(call_id: str, digest: str, length: int, rule: IdRule) -> Iterator[str]:
+    """New IDs for `call_id` that fit `rule`, from its characters cut short and `length` hex
+    digits of its hash: `<characters>_<hash>` where `_` is allowed, else letters and digits
+    alone (padded with more of the hash up to the rule's least length; past a short rule's
+    length, windows of the hash)."""
+    base = call_id if rule.pattern.fullmatch(call_id) else _NOT_WORD.sub("_", call_id)
+    suffix = "_" + digest[:length]
+    joined = base[: max(0, rule.max_length - len(suffix))] + suffix
+    if rule.problem(joined) is None:
+        yield joined
+    if length > rule.max_length:  # a short rule (Mistral's nine): another window of the hash
+        plain = digest[length - rule.max_length : length]
+    else:
+        plain = _NOT_ALNUM.sub("", call_id)[: rule.max_length - length] + digest[:length]
+    if len(plain) < rule.min_length:
+        plain = (plain + digest[length:])[: rule.min_length]
+    if rule.problem(plain) is None:
+        yield plain
