@@ -15,6 +15,7 @@ from message_ir.adapters import (
     NoteCode,
     _checks,
     anthropic,
+    bedrock,
     claude_code,
     codex,
     convert,
@@ -171,6 +172,14 @@ DIAGNOSTIC_CASES: dict[str, Callable[[], list[str]]] = {
         sharegpt.FORMAT.functions.check_example([{"from": "gpt", "value": "hi"}, {"from": "gpt", "value": "hi"}])
     ),
     "PADDED_BY_ARROW": lambda: _codes(_padded()),
+    "EMPTY_ERROR_RESULT": lambda: _codes(
+        bedrock.check(
+            [
+                {"role": "assistant", "content": [{"toolUse": {"toolUseId": "t1", "name": "f", "input": {}}}]},
+                {"role": "user", "content": [{"toolResult": {"toolUseId": "t1", "content": [], "status": "error"}}]},
+            ]
+        )
+    ),
     "USER_AFTER_TOOL": lambda: _codes(
         mistral.check([_chat(_call("abcdefghi")), _tool("abcdefghi"), {"role": "user", "content": "and?"}])
     ),

@@ -73,6 +73,7 @@ SAMPLES: dict[str, tuple[Callable[[Path], object], list[Path]]] = {
     "hf_chat": (_hf_row, real_files("hf-chat", "*.json")),
     "sharegpt": (_sharegpt_row, real_files("sharegpt", "llama-factory_glaive-*.json")),
     "mistral": (_as_mistral, real_files("openai-chat", "*.json")),
+    "bedrock": (_recording, real_files("bedrock", "pydantic-ai_converse-request_*.json")),
     "claude_code": (_lines, real_files("anthropic", "*.jsonl") + real_files("claude-code-inline-sidechain", "*.jsonl")),
     "codex": (_lines, real_files("openai-responses", "*.jsonl")),
     "pi": (_lines, real_files("pi", "*.jsonl")),

@@ -23,6 +23,7 @@ from message_ir.adapters import (
     Instruction,
     Note,
     anthropic,
+    bedrock,
     convert,
     detect,
     hf_chat,
@@ -62,6 +63,7 @@ assert_type(sharegpt.dumps(convert(conversation, to="sharegpt")), bytes)
 assert_type(sharegpt.check('{"conversations": []}'), tuple[Diagnostic, ...])
 assert_type(mistral.dump(convert(conversation, to="mistral")), object)
 assert_type(mistral.check([]), tuple[Diagnostic, ...])
+assert_type(bedrock.load(b"[]"), Conversation)
 
 # The formats, tool declarations and datasets added later.
 from message_ir.adapters import (  # noqa: E402  # grouped with the cases that use them

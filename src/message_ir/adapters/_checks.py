@@ -4,6 +4,7 @@ tool declarations checked against the calls."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from typing import Final
 
@@ -171,3 +172,42 @@ def id_rule_problems(origins: Origins, rule: IdRule) -> list[Diagnostic]:
         if problem is not None:
             found.append(Diagnostic("BAD_TOOL_CALL_ID_FORMAT", call.source_index, call.path, problem))
     return found
+
+
+def result_counts(conversation: Conversation, origins: Origins, provider: str) -> list[Diagnostic]:
+    """`RESULT_COUNT_MISMATCH` for a turn after a turn of calls whose results are not as many
+    as the calls (consecutive messages of one side are one turn)."""
+    turns: list[tuple[str, int, int, int, str]] = []  # (side, calls, results, source index, path)
+    for item in origins.items:
+        if item.message_index is None:
+            continue
+        message = conversation.messages[item.message_index]
+        side = "assistant" if type(message) is AssistantMessage else "user"
+        if not turns or turns[-1][0] != side:
+            turns.append((side, 0, 0, item.source_index, _turn_path(item.path)))
+        side, calls, results, source, path = turns[-1]
+        if type(message) is AssistantMessage:
+            calls += sum(1 for block in message.content if block.type == "toolCall")
+        elif type(message) is ToolResultMessage:
+            results += 1
+        turns[-1] = (side, calls, results, source, path)
+    found: list[Diagnostic] = []
+    for before, turn in itertools.pairwise(turns):
+        if before[0] == "assistant" and before[1] and turn[2] != before[1]:
+            found.append(
+                Diagnostic(
+                    "RESULT_COUNT_MISMATCH",
+                    turn[3],
+                    turn[4],
+                    f"The turn after {before[1]} function call(s) holds {turn[2]} function response(s);"
+                    f" {provider} needs as many",
+                )
+            )
+    return found
+
+
+def _turn_path(path: str) -> str:
+    """The path of the message a block's path is in (`$[3].parts[0]` -> `$[3]`)."""
+    for marker in (".parts[", ".content["):
+        path = path.split(marker, 1)[0]
+    return path

@@ -74,7 +74,10 @@ def _declared(reader: ToolReader, text: bytes) -> Declared | None:
         value = decode(text)
     except (msgspec.DecodeError, RecursionError, UnicodeError):
         return None
-    declarations = read_declarations(reader, {"tools": value})
+    body: dict[str, object] = {reader.at[-1]: value}
+    for key in reversed(reader.at[:-1]):
+        body = {key: body}
+    declarations = read_declarations(reader, body)
     if declarations is None:
         return None
     declared: Declared = {}

@@ -12,6 +12,7 @@ from typing import Final, Literal, TypeAlias
 
 from message_ir.adapters import (
     anthropic,
+    bedrock,
     claude_code,
     codex,
     gemini,
@@ -36,6 +37,7 @@ FORMATS: Final[Mapping[str, Format]] = MappingProxyType(
             hf_chat.FORMAT,
             sharegpt.FORMAT,
             mistral.FORMAT,
+            bedrock.FORMAT,
             claude_code.FORMAT,
             codex.FORMAT,
             pi.FORMAT,
@@ -53,6 +55,7 @@ FormatName: TypeAlias = Literal[
     "hf_chat",
     "sharegpt",
     "mistral",
+    "bedrock",
     "claude_code",
     "codex",
     "pi",

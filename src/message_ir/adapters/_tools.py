@@ -74,6 +74,17 @@ class ToolReader(NamedTuple):
     """Whether a body's older `functions` list (OpenAI Chat's) declares tools too."""
     text: bool = False
     """Whether `tools` may be JSON text holding the list (as datasets store it)."""
+    at: tuple[str, ...] = ("tools",)
+    """Where a request body holds the list: its key, or the keys of the objects down to it
+    (Bedrock: `("toolConfig", "tools")`)."""
+
+    def tools_in(self, body: dict[str, object]) -> object:
+        """The body's list of tools (or what stands in its place), or `None`."""
+        value: object = body
+        for key in self.at:
+            container = as_object(value)
+            value = None if container is None else container.get(key)
+        return value
 
 
 _MAX_REMEMBERED: Final = 256
@@ -90,7 +101,7 @@ def read_declarations(
     no caller's code), the declarations are remembered per text of `tools` and `functions`:
     a dataset's lines repeat the same tools, and reading them is most of a line's check.
     """
-    tools = body.get("tools")
+    tools = reader.tools_in(body)
     functions = body.get("functions") if reader.functions else None
     if tools is None and functions is None:
         return None
@@ -111,14 +122,15 @@ def read_declarations(
 
 def _read_declarations(reader: ToolReader, tools: object, functions: object) -> tuple[ToolDeclaration, ...]:
     found: list[ToolDeclaration] = []
+    where = "$." + ".".join(reader.at)
     if tools is not None:
         items = _tool_list(tools) if reader.text and type(tools) is str else as_array(tools)
         if items is None:
             expected = "a list of tools, or JSON text holding one" if reader.text else "a list of tools"
-            return (ToolDeclaration("", None, "$.tools", f"Expected {expected}"),)
+            return (ToolDeclaration("", None, where, f"Expected {expected}"),)
         for number, item in enumerate(items):
             tool = as_object(item)
-            path = f"$.tools[{number}]"
+            path = f"{where}[{number}]"
             found.extend(
                 [ToolDeclaration("", None, path, "Expected a tool object")] if tool is None else reader.read(tool, path)
             )

@@ -457,7 +457,17 @@ def _is_clean(line: bytes) -> bool:
 
 
 def _recognizes_body(body: dict[str, object]) -> bool:
-    return as_array(body.get("messages")) is not None and ("system" in body or "max_tokens" in body)
+    """`messages` beside `system` or `max_tokens`, and no content block without a `type` (every
+    Anthropic block has one; Bedrock's Converse blocks, in bodies of the same outline, none)."""
+    records = as_array(body.get("messages"))
+    if records is None or not ("system" in body or "max_tokens" in body):
+        return False
+    for item in records:
+        record = as_object(item)
+        for block in as_array(None if record is None else record.get("content")) or ():
+            entry = as_object(block)
+            return entry is None or "type" in entry  # the first block tells
+    return True
 
 
 _WORDS: Final = provider_words(

@@ -31,7 +31,6 @@ turn").
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from typing import Final
 
@@ -507,38 +506,7 @@ def _dump_system(conversation: Conversation) -> object:
 def provider_rules(conversation: Conversation, origins: Origins) -> list[ir.Diagnostic]:
     """Gemini's rules beyond the IR's, on the merged turns."""
     found = _checks.adjacency(conversation, origins, merge_turns=True)
-    found.extend(_response_counts(conversation, origins))
-    return found
-
-
-def _response_counts(conversation: Conversation, origins: Origins) -> list[ir.Diagnostic]:
-    """`RESULT_COUNT_MISMATCH` for a turn after calls whose responses are not as many as the calls."""
-    turns: list[tuple[str, int, int, int, str]] = []  # (side, calls, responses, source index, path)
-    for item in origins.items:
-        if item.message_index is None:
-            continue
-        message = conversation.messages[item.message_index]
-        side = "model" if type(message) is ir.AssistantMessage else "user"
-        if not turns or turns[-1][0] != side:
-            turns.append((side, 0, 0, item.source_index, item.path.split(".parts[", 1)[0]))
-        side, calls, responses, source, path = turns[-1]
-        if type(message) is ir.AssistantMessage:
-            calls += sum(1 for block in message.content if type(block) is ir.ToolCall)
-        elif type(message) is ir.ToolResultMessage:
-            responses += 1
-        turns[-1] = (side, calls, responses, source, path)
-    found: list[ir.Diagnostic] = []
-    for before, turn in itertools.pairwise(turns):
-        if before[0] == "model" and before[1] and turn[2] != before[1]:
-            found.append(
-                ir.Diagnostic(
-                    "RESULT_COUNT_MISMATCH",
-                    turn[3],
-                    turn[4],
-                    f"The turn after {before[1]} function call(s) holds {turn[2]} function response(s);"
-                    " Gemini needs as many",
-                )
-            )
+    found.extend(_checks.result_counts(conversation, origins, "Gemini"))
     return found
 
 
