@@ -57,6 +57,7 @@ def _read(source: object, avoid: frozenset[str], trusted: bool, leaf: str | None
     on = _tree.branch_lines(state, source, values, leaf, _KEYS)
     kept: list[object] = []
     assistants: dict[str, int] = {}  # message.id -> the IR index of its assistant message
+    folded: dict[int, list[object]] = {}  # the IR index of a split message -> its later lines' `more`
     for number, path, value, line in _log.readable_lines(state, values):
         line_type = None if line is None else line.get("type")
         if line is None or line_type not in _MESSAGE_TYPES or (on is not None and number not in on):
@@ -78,33 +79,47 @@ def _read(source: object, avoid: frozenset[str], trusted: bool, leaf: str | None
         if type(last) is ir.AssistantMessage and type(message_id) is str:
             into = assistants.get(message_id)
             if into is not None:
-                _fold(state, into, last, number, line_envelope)
+                _fold(state, into, last, number, line_envelope, folded.setdefault(into, []))
                 continue
             assistants[message_id] = start
         first: _records.Info = {"blocks": len(last.content)} if type(last) is ir.AssistantMessage else {}
         _log.mark(state, start, NAME, number, line_envelope, first)
+    for into, more in folded.items():  # each split message's `meta` written once: linear in its lines
+        message = state.messages[into]
+        info = _records.format_info(message.meta_json, NAME)
+        info["more"] = more
+        state.messages[into] = _log.with_info(state, "$", message, NAME, info)
     state.container_meta = _log.kept_meta(state, kept)
     return state
 
 
-def _fold(state: LoadState, into: int, part: ir.AssistantMessage, line: int, line_envelope: dict[str, object]) -> None:
-    """Join the assistant message just read from `line` onto message `into` (same `message.id`)."""
+def _fold(
+    state: LoadState,
+    into: int,
+    part: ir.AssistantMessage,
+    line: int,
+    line_envelope: dict[str, object],
+    more: list[object],
+) -> None:
+    """Join the assistant message just read from `line` onto message `into` (same `message.id`);
+    what writes the line back goes on `more`, which `_read` puts in the message's `meta` once,
+    after the last line (each line's entry is checked here, where a problem belongs to it)."""
     first = state.messages[into]
     assert type(first) is ir.AssistantMessage
-    info = _records.format_info(first.meta_json, NAME)
-    more = list(as_array(info.get("more")) or [])
-    more.append(
-        {
-            "line": line,
-            "envelope": line_envelope,
-            "anthropic": _records.format_info(part.meta_json, anthropic.NAME),
-            "blocks": len(part.content),
-        }
-    )
-    info["more"] = more
+    entry: dict[str, object] = {
+        "line": line,
+        "envelope": line_envelope,
+        "anthropic": _records.format_info(part.meta_json, anthropic.NAME),
+        "blocks": len(part.content),
+    }
     joined = ir.AssistantMessage(id=first.id, content=first.content + part.content, meta_json=first.meta_json)
     state.fold_last(into, joined)
-    state.messages[into] = _log.with_info(state, f"$[{line}]", joined, NAME, info)
+    try:
+        object_raw({NAME: {"more": [entry]}})  # nested as deep as it will be in the `meta`
+    except ir.ConstructionError as error:
+        state.problem(f"$[{line}]", error.problem)
+        return
+    more.append(entry)
 
 
 # --- the tree -----------------------------------------------------------------------------
