@@ -25,6 +25,7 @@ from message_ir.adapters import (
     openai_chat,
     openai_responses,
     sharegpt,
+    vercel_ai,
 )
 from message_ir.datasets._tokens import too_many
 
@@ -244,6 +245,7 @@ NOTE_CASES: dict[str, Callable[[], list[str]]] = {
     "SIDECHAIN_BRANCH": lambda: _codes(
         claude_code.load([_line("a", sidechain=True), _line("b", "a", sidechain=True)]).notes
     ),
+    "SOURCE_FORM": lambda: _codes(vercel_ai.load([{"role": "user", "content": "hi"}]).notes),
     "INSERTED_ASSISTANT_MESSAGE": lambda: _converted(
         [_chat(_call()), _tool(), {"role": "user", "content": "and?"}], openai_chat.load, "mistral"
     ),

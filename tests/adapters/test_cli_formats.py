@@ -41,6 +41,7 @@ def test_formats_lists_every_format_by_its_command_line_name() -> None:
         "sharegpt",
         "mistral",
         "bedrock",
+        "vercel-ai",
         "claude-code",
         "codex",
         "pi",
@@ -88,7 +89,7 @@ def test_an_unknown_format_is_a_usage_error() -> None:
     completed = run("validate", "--from", "bogus", "x.json")
     assert completed.returncode == 2
     choices = (
-        "openai-chat, anthropic, openai-responses, gemini, hf-chat, sharegpt, mistral, bedrock,"
+        "openai-chat, anthropic, openai-responses, gemini, hf-chat, sharegpt, mistral, bedrock, vercel-ai,"
         " claude-code, codex, pi, gemini-cli"
     )
     assert f"unknown format 'bogus' (choose from {choices})" in completed.stderr

@@ -53,6 +53,24 @@ def _as_mistral(path: Path) -> object:
     return mistral.dump(convert(openai_chat.load(openai_chat_messages(path)), "mistral"))
 
 
+def ai_sdk_prompts(path: Path) -> list[list[object]]:
+    """The `ai.prompt.messages` of an OTLP export of AI SDK spans (JSON text of ModelMessages), parsed."""
+    found: list[list[object]] = []
+    for line in path.read_bytes().splitlines():
+        for resource in json.loads(line)["data"]["resourceSpans"]:
+            for scope in resource["scopeSpans"]:
+                for span in scope["spans"]:
+                    for attribute in span.get("attributes", []):
+                        if attribute["key"] == "ai.prompt.messages":
+                            found.append(json.loads(attribute["value"]["stringValue"]))
+    return found
+
+
+def _ai_sdk_prompt(path: Path) -> object:
+    """The longest prompt of an AI SDK trace export (every one: `tests/adapters/test_vercel_ai.py`)."""
+    return max(ai_sdk_prompts(path), key=len)
+
+
 def _hf_row(path: Path) -> object:
     """A TRL row's `messages` (the files hold the list; TRL computes `tools` in its script)."""
     return json.loads(path.read_bytes())
@@ -74,6 +92,7 @@ SAMPLES: dict[str, tuple[Callable[[Path], object], list[Path]]] = {
     "sharegpt": (_sharegpt_row, real_files("sharegpt", "llama-factory_glaive-*.json")),
     "mistral": (_as_mistral, real_files("openai-chat", "*.json")),
     "bedrock": (_recording, real_files("bedrock", "pydantic-ai_converse-request_*.json")),
+    "vercel_ai": (_ai_sdk_prompt, real_files("vercel-ai", "*.jsonl")),
     "claude_code": (_lines, real_files("anthropic", "*.jsonl") + real_files("claude-code-inline-sidechain", "*.jsonl")),
     "codex": (_lines, real_files("openai-responses", "*.jsonl")),
     "pi": (_lines, real_files("pi", "*.jsonl")),

@@ -30,6 +30,7 @@ from message_ir.adapters import (
     mistral,
     openai_chat,
     sharegpt,
+    vercel_ai,
 )
 
 block = opaque_block(format="anthropic", kind="thinking", data={"thinking": "...", "signature": "s"}, meta={"k": 1})
@@ -64,6 +65,7 @@ assert_type(sharegpt.check('{"conversations": []}'), tuple[Diagnostic, ...])
 assert_type(mistral.dump(convert(conversation, to="mistral")), object)
 assert_type(mistral.check([]), tuple[Diagnostic, ...])
 assert_type(bedrock.load(b"[]"), Conversation)
+assert_type(vercel_ai.dumps(convert(conversation, to="vercel_ai")), bytes)
 
 # The formats, tool declarations and datasets added later.
 from message_ir.adapters import (  # noqa: E402  # grouped with the cases that use them

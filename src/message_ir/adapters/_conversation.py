@@ -32,6 +32,7 @@ NoteCode: TypeAlias = Literal[
     "BROKEN_PARENT_LINK",
     "SIDECHAIN_BRANCH",
     "INSERTED_ASSISTANT_MESSAGE",
+    "SOURCE_FORM",
 ]
 """The stable codes of `Note`s; `docs/formats.md` says what each means."""
 

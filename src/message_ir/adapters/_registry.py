@@ -23,6 +23,7 @@ from message_ir.adapters import (
     openai_responses,
     pi,
     sharegpt,
+    vercel_ai,
 )
 from message_ir.adapters._format import Format
 
@@ -38,6 +39,7 @@ FORMATS: Final[Mapping[str, Format]] = MappingProxyType(
             sharegpt.FORMAT,
             mistral.FORMAT,
             bedrock.FORMAT,
+            vercel_ai.FORMAT,
             claude_code.FORMAT,
             codex.FORMAT,
             pi.FORMAT,
@@ -56,6 +58,7 @@ FormatName: TypeAlias = Literal[
     "sharegpt",
     "mistral",
     "bedrock",
+    "vercel_ai",
     "claude_code",
     "codex",
     "pi",

@@ -85,10 +85,10 @@ def _read(source: object, avoid: frozenset[str], trusted: bool, leaf: str | None
         first: _records.Info = {"blocks": len(last.content)} if type(last) is ir.AssistantMessage else {}
         _log.mark(state, start, NAME, number, line_envelope, first)
     for into, more in folded.items():  # each split message's `meta` written once: linear in its lines
-        message = state.messages[into]
-        info = _records.format_info(message.meta_json, NAME)
+        split = state.messages[into]
+        info = _records.format_info(split.meta_json, NAME)
         info["more"] = more
-        state.messages[into] = _log.with_info(state, "$", message, NAME, info)
+        state.messages[into] = _log.with_info(state, "$", split, NAME, info)
     state.container_meta = _log.kept_meta(state, kept)
     return state
 
