@@ -108,8 +108,8 @@ def test_main_reports_bad_usage_on_its_own_stderr() -> None:
     assert exited.value.code == 2
     assert stderr.getvalue().splitlines()[-1] == (
         "message-ir validate: error: argument --from: unknown format 'bogus' "
-        "(choose from openai-chat, anthropic, openai-responses, gemini, hf-chat, sharegpt, mistral, bedrock, vercel-ai,"
-        " claude-code, codex, pi, gemini-cli)"
+        "(choose from openai-chat, anthropic, openai-responses, gemini, hf-chat, sharegpt, mistral, bedrock,"
+        " vercel-ai, otel-genai, claude-code, codex, pi, gemini-cli)"
     )
 
 

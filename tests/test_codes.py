@@ -24,6 +24,7 @@ from message_ir.adapters import (
     mistral,
     openai_chat,
     openai_responses,
+    otel_genai,
     sharegpt,
     vercel_ai,
 )
@@ -180,6 +181,9 @@ DIAGNOSTIC_CASES: dict[str, Callable[[], list[str]]] = {
                 {"role": "user", "content": [{"toolResult": {"toolUseId": "t1", "content": [], "status": "error"}}]},
             ]
         )
+    ),
+    "SEMCONV_MISMATCH": lambda: _codes(
+        otel_genai.check([{"role": "tool", "parts": [{"type": "tool_call_response", "id": "c", "result": "x"}]}])
     ),
     "USER_AFTER_TOOL": lambda: _codes(
         mistral.check([_chat(_call("abcdefghi")), _tool("abcdefghi"), {"role": "user", "content": "and?"}])

@@ -59,6 +59,7 @@ ProviderCode: TypeAlias = Literal[
     "PADDED_BY_ARROW",
     "USER_AFTER_TOOL",
     "EMPTY_ERROR_RESULT",
+    "SEMCONV_MISMATCH",
 ]
 """Codes only the adapters (`message_ir.adapters`) give: a record that is not of its format
 (`BAD_FORMAT`), and the rules a provider enforces beyond the IR's own."""

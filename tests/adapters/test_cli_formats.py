@@ -42,6 +42,7 @@ def test_formats_lists_every_format_by_its_command_line_name() -> None:
         "mistral",
         "bedrock",
         "vercel-ai",
+        "otel-genai",
         "claude-code",
         "codex",
         "pi",
@@ -89,7 +90,7 @@ def test_an_unknown_format_is_a_usage_error() -> None:
     completed = run("validate", "--from", "bogus", "x.json")
     assert completed.returncode == 2
     choices = (
-        "openai-chat, anthropic, openai-responses, gemini, hf-chat, sharegpt, mistral, bedrock, vercel-ai,"
+        "openai-chat, anthropic, openai-responses, gemini, hf-chat, sharegpt, mistral, bedrock, vercel-ai, otel-genai,"
         " claude-code, codex, pi, gemini-cli"
     )
     assert f"unknown format 'bogus' (choose from {choices})" in completed.stderr

@@ -71,6 +71,17 @@ def _ai_sdk_prompt(path: Path) -> object:
     return max(ai_sdk_prompts(path), key=len)
 
 
+def _otel_messages(path: Path) -> object:
+    """A span's GenAI attributes as they are, or the longest message array of a Langfuse export
+    (every one: `tests/adapters/test_otel_genai.py`)."""
+    value = json.loads(path.read_bytes())
+    if "observations" not in value:
+        return value
+    from tests.adapters.test_otel_genai import langfuse_messages
+
+    return max(langfuse_messages(path), key=len)
+
+
 def _hf_row(path: Path) -> object:
     """A TRL row's `messages` (the files hold the list; TRL computes `tools` in its script)."""
     return json.loads(path.read_bytes())
@@ -93,6 +104,12 @@ SAMPLES: dict[str, tuple[Callable[[Path], object], list[Path]]] = {
     "mistral": (_as_mistral, real_files("openai-chat", "*.json")),
     "bedrock": (_recording, real_files("bedrock", "pydantic-ai_converse-request_*.json")),
     "vercel_ai": (_ai_sdk_prompt, real_files("vercel-ai", "*.jsonl")),
+    "otel_genai": (
+        _otel_messages,
+        real_files("otel-genai", "langfuse_pydantic-ai-*.json")
+        + real_files("otel-genai", "langfuse_microsoft-agent-*.json")
+        + real_files("otel-genai", "openinference_otel-genai-*.json"),
+    ),
     "claude_code": (_lines, real_files("anthropic", "*.jsonl") + real_files("claude-code-inline-sidechain", "*.jsonl")),
     "codex": (_lines, real_files("openai-responses", "*.jsonl")),
     "pi": (_lines, real_files("pi", "*.jsonl")),

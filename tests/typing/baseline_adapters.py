@@ -29,6 +29,7 @@ from message_ir.adapters import (
     hf_chat,
     mistral,
     openai_chat,
+    otel_genai,
     sharegpt,
     vercel_ai,
 )
@@ -66,6 +67,7 @@ assert_type(mistral.dump(convert(conversation, to="mistral")), object)
 assert_type(mistral.check([]), tuple[Diagnostic, ...])
 assert_type(bedrock.load(b"[]"), Conversation)
 assert_type(vercel_ai.dumps(convert(conversation, to="vercel_ai")), bytes)
+assert_type(otel_genai.check(b"[]"), tuple[Diagnostic, ...])
 
 # The formats, tool declarations and datasets added later.
 from message_ir.adapters import (  # noqa: E402  # grouped with the cases that use them

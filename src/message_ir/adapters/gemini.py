@@ -611,7 +611,10 @@ def _recognizes_body(body: dict[str, object]) -> bool:
 
 
 def _recognizes_record(record: dict[str, object]) -> bool:
-    return "parts" in record and "content" not in record
+    """`parts` and no `content`, the parts without a `type` (OpenTelemetry's GenAI parts have one)."""
+    parts = as_array(record.get("parts"))
+    first = as_object(parts[0]) if parts else None
+    return "parts" in record and "content" not in record and (first is None or "type" not in first)
 
 
 _WORDS: Final = provider_words(

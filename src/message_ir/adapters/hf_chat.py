@@ -62,7 +62,7 @@ def _recognizes_record(record: dict[str, object]) -> bool:
     """A `tool` message without `tool_call_id`, or a call without an `id` or with an object
     as its arguments: only chat-template rows have them."""
     if record.get("role") == "tool":
-        return "tool_call_id" not in record and "tool_call_ids" not in record
+        return "tool_call_id" not in record and "tool_call_ids" not in record and "parts" not in record
     for item in as_array(record.get("tool_calls")) or ():
         call = as_object(item)
         function = None if call is None else as_object(call.get("function"))

@@ -518,6 +518,10 @@ _ITEM_TYPES: Final = (
 
 
 def _recognizes_body(body: dict[str, object]) -> bool:
+    """`input` (a list, or a string), and no OpenTelemetry `gen_ai.` attribute beside it (a
+    span's attributes may hold an `input` too)."""
+    if any(key.startswith("gen_ai.") for key in body):
+        return False
     return as_array(body.get("input")) is not None or type(body.get("input")) is str
 
 
