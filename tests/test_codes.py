@@ -29,6 +29,7 @@ from message_ir.adapters import (
     vercel_ai,
 )
 from message_ir.datasets._tokens import too_many
+from message_ir.streams import assemble
 
 USER = {"role": "user", "id": "u", "content": "hi"}
 CALL = {"role": "assistant", "id": "a", "content": [{"type": "toolCall", "id": "c", "name": "f", "arguments": {}}]}
@@ -184,6 +185,17 @@ DIAGNOSTIC_CASES: dict[str, Callable[[], list[str]]] = {
     ),
     "SEMCONV_MISMATCH": lambda: _codes(
         otel_genai.check([{"role": "tool", "parts": [{"type": "tool_call_response", "id": "c", "result": "x"}]}])
+    ),
+    "STREAM_TRUNCATED": lambda: _codes(
+        assemble('data: {"choices": [{"index": 0, "delta": {"content": "Hi"}}]}\n', "openai_chat").diagnostics
+    ),
+    "STREAM_OUT_OF_ORDER": lambda: _codes(
+        assemble(
+            '{"type": "content_block_delta", "index": 4, "delta": {"type": "text_delta", "text": "x"}}', "anthropic"
+        ).diagnostics
+    ),
+    "STREAM_ERROR": lambda: _codes(
+        assemble('{"type": "error", "error": {"message": "Overloaded"}}', "anthropic").diagnostics
     ),
     "USER_AFTER_TOOL": lambda: _codes(
         mistral.check([_chat(_call("abcdefghi")), _tool("abcdefghi"), {"role": "user", "content": "and?"}])

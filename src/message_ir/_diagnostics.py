@@ -64,7 +64,11 @@ ProviderCode: TypeAlias = Literal[
 """Codes only the adapters (`message_ir.adapters`) give: a record that is not of its format
 (`BAD_FORMAT`), and the rules a provider enforces beyond the IR's own."""
 
-DiagnosticCode: TypeAlias = Literal[ShapeCode, LinkageCode, BoundaryCode, ProviderCode]
+StreamCode: TypeAlias = Literal["STREAM_TRUNCATED", "STREAM_OUT_OF_ORDER", "STREAM_ERROR"]
+"""Codes only `message_ir.streams` gives: a provider stream that was cut, that sent an event
+for something it never started (or after its end), or that ended in the provider's error."""
+
+DiagnosticCode: TypeAlias = Literal[ShapeCode, LinkageCode, BoundaryCode, ProviderCode, StreamCode]
 """Every code a `Diagnostic` can carry. Codes are stable; messages may change."""
 
 

@@ -1,5 +1,6 @@
 """The registry is the only list of formats: a format's module name stands nowhere else in the
-package's code but in the registry and, for a session log, in the module of its provider's."""
+package's code but in the registry and, for a session log, in the module of its provider's
+(and, for a stream format, in the streams' own registry)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from message_ir.adapters import FORMATS
 
 PACKAGE = Path(message_ir.__file__).parent
 REGISTRY = PACKAGE / "adapters" / "_registry.py"
+STREAM_REGISTRY = PACKAGE / "streams" / "_registry.py"
+"""The stream formats' own registry (a stream format is a module of `message_ir.streams`)."""
 
 
 def _code_words(path: Path) -> list[str]:
@@ -41,7 +44,8 @@ def test_a_format_is_named_only_in_its_module_the_registry_and_its_logs_module(n
         if path.stem != name and any(word.search(part) for part in _code_words(path))
     }
     logs = {PACKAGE / "adapters" / f"{log.name}.py" for log in FORMATS.values() if log.payload == name}
-    assert naming == {REGISTRY} | logs
+    streams = {STREAM_REGISTRY} if (PACKAGE / "streams" / f"{name}.py").exists() else set()
+    assert naming == {REGISTRY} | logs | streams
 
 
 def test_every_declaration_is_consistent() -> None:

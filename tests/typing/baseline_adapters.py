@@ -143,3 +143,8 @@ answered = tool_result_from_mcp(tool_call(id="c", name="read", arguments={}), {"
 assert_type(answered, ToolResultMessage)
 counted = check_dataset(["train.jsonl"], counter="mytokens:count", max_tokens=4096)
 assert_type(counted.tokens, Tokens | None)
+
+from message_ir.streams import Assembled, Assembler, assemble  # noqa: E402  # grouped with the cases that use them
+
+assert_type(assemble(b"", "openai_chat"), Assembled)
+assert_type(Assembler("anthropic").finish().complete, bool)

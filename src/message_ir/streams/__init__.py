@@ -1,0 +1,110 @@
+"""Streams: a provider's stream events assembled into the IR's assistant message.
+
+`assemble(source, format=...)` takes a whole stream — raw SSE text or bytes, JSON payloads
+one per line, or the parsed events — and gives an `Assembled`: the assistant message (blocks
+in the order the provider produced them), its diagnostics, and whether the stream was
+complete. `Assembler(format)` takes the bytes as they arrive (`feed`, split anywhere, even
+inside a UTF-8 character or a JSON string) and gives the same at `finish`. Neither raises:
+
+- `STREAM_TRUNCATED`: the stream ended before its last event (what arrived is kept: text so
+  far, calls with the arguments that came);
+- `BAD_TOOL_ARGUMENTS`: a call's fragments do not make a JSON object (the text is kept in the
+  call's `meta`, under `stream`);
+- `STREAM_OUT_OF_ORDER`: an event for a block or call index never started, or after the end;
+- `STREAM_ERROR`: the provider's error event, with its message.
+
+Formats: `openai_chat` and `anthropic`, one module each; `STREAM_FORMATS` lists them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from message_ir import Diagnostic
+from message_ir.streams._assembled import Assembled, assembled
+from message_ir.streams._framing import Event, Framing
+from message_ir.streams._registry import STREAM_FORMATS
+
+
+class Assembler:
+    """One stream of `format`, assembled as its bytes arrive: `feed` them, then `finish`."""
+
+    def __init__(self, format: str) -> None:
+        if format not in STREAM_FORMATS:
+            raise ValueError(f"No stream format {format!r}; expected one of {', '.join(STREAM_FORMATS)}")
+        self._stream = STREAM_FORMATS[format]()
+        self._framing = Framing()
+        self._cut = False
+
+    def feed(self, chunk: bytes | str) -> None:
+        """The next bytes of the stream (text is taken as its UTF-8)."""
+        data = chunk.encode("utf-8", "surrogatepass") if type(chunk) is str else chunk
+        assert type(data) is bytes
+        for event in self._framing.feed(data):
+            self._event(event)
+
+    def events(self, events: Iterable[object]) -> None:
+        """Events already parsed (one JSON value each, in order)."""
+        for value in events:
+            self._event(Event(self._framing.next_number(), value))
+
+    def _event(self, event: Event) -> None:
+        stream = self._stream
+        if event.value is None:
+            stream.found.append(
+                Diagnostic(
+                    "INVALID_JSON", event.number, f"$[{event.number}]", f"An event that is not JSON: {event.problem}"
+                )
+            )
+            return
+        try:
+            stream.event(event)
+        except Exception as error:  # noqa: BLE001  # assembling never raises
+            stream.found.append(
+                Diagnostic(
+                    "UNREADABLE_VALUE",
+                    event.number,
+                    f"$[{event.number}]",
+                    f"Could not be read ({type(error).__name__})",
+                )
+            )
+
+    def finish(self) -> Assembled:
+        """What the stream made, once it is over (or cut)."""
+        events, cut = self._framing.finish()
+        for event in events:
+            self._event(event)
+        stream = self._stream
+        found = list(stream.found)
+        if cut or not stream.complete:
+            last = self._framing.next_number()
+            found.append(
+                Diagnostic(
+                    "STREAM_TRUNCATED",
+                    None,
+                    f"$[{last}]",
+                    "The stream ended before its last event; what arrived is kept",
+                )
+            )
+        try:
+            return assembled(
+                stream.slots, stream.message_id or "assembled", stream.info, found, stream.complete and not cut
+            )
+        except Exception as error:  # noqa: BLE001  # a value the IR cannot hold: nothing assembled
+            found.append(Diagnostic("UNREADABLE_VALUE", None, "$", f"Could not be assembled ({type(error).__name__})"))
+            return assembled([], "assembled", {}, found, False)
+
+
+def assemble(source: bytes | str | Iterable[object], format: str) -> Assembled:
+    """The assistant message a whole stream of `format` makes: raw SSE text or bytes, JSON
+    payloads one per line, or the parsed events; see `Assembler`."""
+    assembler = Assembler(format)
+    if type(source) is bytes or type(source) is str:
+        assembler.feed(source)
+    else:
+        assert not isinstance(source, (bytes, str))
+        assembler.events(source)
+    return assembler.finish()
+
+
+__all__ = ["STREAM_FORMATS", "Assembled", "Assembler", "assemble"]

@@ -1,0 +1,145 @@
+"""What assembling a stream gives (`Assembled`), and the blocks a stream builds as it goes.
+
+A provider module keeps its blocks in the order the provider started them, each a slot that
+its events add to: text, a call (its arguments arrive as fragments of JSON text), or a block
+kept as it is (reasoning, a server tool's block), possibly with JSON fragments of its own.
+`assembled` turns the slots into the IR assistant message once the stream is over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final, cast
+
+import msgspec
+
+from message_ir import (
+    AssistantMessage,
+    ConstructionError,
+    Diagnostic,
+    JsonInput,
+    OpaqueBlock,
+    TextBlock,
+    ToolCall,
+    assistant_message,
+    opaque_block,
+    text_block,
+    tool_call,
+)
+
+_decode: Final = msgspec.json.Decoder(object).decode
+STREAM_KEY: Final = "stream"
+"""The `meta` key of what a stream said beside the message (response ID, model, stop reason,
+usage) and of what a block kept (arguments that were no JSON object)."""
+
+
+class Assembled(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A provider stream assembled: the assistant `message` (blocks in the order the provider
+    produced them; the response ID, model, stop reason and usage in its `meta` under
+    `stream`), the `diagnostics` of the stream (paths are `$[n]`, the n-th event, from 0),
+    and whether the stream was `complete` (its last event arrived)."""
+
+    message: AssistantMessage
+    diagnostics: tuple[Diagnostic, ...]
+    complete: bool
+
+
+@dataclass
+class Text:
+    parts: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Call:
+    id: str
+    name: str
+    event: int  # where it started, for its diagnostics
+    parts: list[str] = field(default_factory=list)
+    given: dict[str, object] | None = None  # arguments sent whole (Anthropic's `input` at the start)
+    kept: dict[str, object] = field(default_factory=dict)  # the block's other fields
+
+
+@dataclass
+class Kept:
+    format: str
+    kind: str
+    data: dict[str, object]
+    json_key: str = ""  # where the JSON fragments go, when they come
+    parts: list[str] = field(default_factory=list)
+
+
+Slot = Text | Call | Kept
+
+
+def as_input(value: dict[str, object]) -> dict[str, JsonInput]:
+    """Plain data parsed from JSON, handed to a constructor (which checks it at run time)."""
+    return cast("dict[str, JsonInput]", value)
+
+
+def assembled(
+    slots: list[Slot], message_id: str, info: dict[str, object], found: list[Diagnostic], complete: bool
+) -> Assembled:
+    """The `Assembled` of a stream's slots; `info` (response ID, model, stop reason, usage)
+    goes in the message's `meta`."""
+    blocks: list[TextBlock | ToolCall | OpaqueBlock] = []
+    for slot in slots:
+        if isinstance(slot, Text):
+            blocks.append(text_block(text="".join(slot.parts)))
+        elif isinstance(slot, Call):
+            blocks.append(_call(slot, found))
+        else:
+            blocks.append(_kept(slot))
+    meta: dict[str, object] | None = {STREAM_KEY: info} if info else None
+    message = assistant_message(id=message_id, content=blocks, meta=None if meta is None else as_input(meta))
+    found.sort(key=lambda diagnostic: -1 if diagnostic.message_index is None else diagnostic.message_index)
+    return Assembled(message, tuple(found), complete)
+
+
+def _call(slot: Call, found: list[Diagnostic]) -> ToolCall:
+    text = "".join(slot.parts)
+    meta: dict[str, object] = dict(slot.kept)
+    arguments: dict[str, object] = {}
+    if not text.strip():
+        arguments = slot.given if slot.given is not None else {}
+    else:
+        try:
+            parsed: object = _decode(text)
+        except msgspec.DecodeError:
+            parsed = None
+        if type(parsed) is dict:
+            arguments = parsed
+        else:
+            meta["arguments"] = text
+            found.append(
+                Diagnostic(
+                    "BAD_TOOL_ARGUMENTS",
+                    slot.event,
+                    f"$[{slot.event}]",
+                    f"The arguments of {slot.id!r} do not make a JSON object: {_shown(text)}",
+                )
+            )
+    try:
+        return tool_call(
+            id=slot.id,
+            name=slot.name,
+            arguments=as_input(arguments),
+            meta=as_input({STREAM_KEY: dict(meta)}) if meta else None,
+        )
+    except ConstructionError as error:  # a value the IR cannot hold (too deep): kept as text
+        found.append(Diagnostic("BAD_TOOL_ARGUMENTS", slot.event, f"$[{slot.event}]", error.problem))
+        return tool_call(id=slot.id, name=slot.name, arguments={}, meta={STREAM_KEY: {"arguments": text}})
+
+
+def _kept(slot: Kept) -> OpaqueBlock:
+    data = dict(slot.data)
+    if slot.parts:
+        text = "".join(slot.parts)
+        try:
+            data[slot.json_key] = _decode(text)
+        except msgspec.DecodeError:
+            data[slot.json_key] = text
+    return opaque_block(format=slot.format, kind=slot.kind, data=as_input(data))
+
+
+def _shown(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:37] + "...")

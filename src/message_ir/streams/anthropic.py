@@ -1,0 +1,129 @@
+"""Anthropic Messages streams assembled into the IR.
+
+`message_start` gives the message's ID, model and first usage; `content_block_start` starts
+a block at an `index` (`text`, `tool_use`, `thinking`, and server or MCP tool blocks), whose
+`content_block_delta`s add to it (`text_delta`, `input_json_delta` — the call's arguments as
+JSON fragments —, `thinking_delta`, `signature_delta`, `citations_delta`);
+`message_delta` gives the stop reason and final usage; `message_stop` ends the stream;
+`ping` is nothing; `error` is the provider's error. A `tool_use` becomes a `ToolCall`;
+every other non-text block (thinking, `server_tool_use`, `mcp_tool_use`, their results, ...)
+is kept in place as an opaque block of format `anthropic`, as the `anthropic` adapter keeps
+them, its JSON fragments put in its `input`.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from message_ir import Diagnostic
+from message_ir.streams._assembled import Call, Kept, Slot, Text
+from message_ir.streams._framing import Event
+
+NAME: Final = "anthropic"
+_CALL_KEYS: Final = ("type", "id", "name", "input")
+_DELTA_TEXT: Final = {"text_delta": "text", "thinking_delta": "thinking", "signature_delta": "signature"}
+
+
+def _as_object(value: object) -> dict[str, object] | None:
+    return value if type(value) is dict else None
+
+
+def _as_list(value: object) -> list[object] | None:
+    return value if type(value) is list else None
+
+
+class Stream:
+    """The state of one Anthropic stream as its events arrive."""
+
+    def __init__(self) -> None:
+        self.slots: list[Slot] = []
+        self.blocks: dict[int, Slot] = {}
+        self.info: dict[str, object] = {}
+        self.found: list[Diagnostic] = []
+        self.complete = False
+        self.message_id = ""
+        self._after_end = 0
+
+    def event(self, event: Event) -> None:
+        payload = _as_object(event.value)
+        if payload is None:
+            return
+        kind = payload.get("type")
+        if self.complete and kind != "ping":
+            self._after_end += 1
+            if self._after_end == 1:
+                self._out_of_order(event.number, f"A `{kind}` event after the stream's end (`message_stop`)")
+            return
+        if kind == "message_start":
+            message = _as_object(payload.get("message")) or {}
+            if type(message.get("id")) is str:
+                self.message_id = str(message["id"])
+                self.info["response_id"] = message["id"]
+            for key in ("model", "usage"):
+                if key in message:
+                    self.info[key] = message[key]
+        elif kind == "content_block_start":
+            self._start(payload, event.number)
+        elif kind == "content_block_delta":
+            self._delta(payload, event.number)
+        elif kind == "message_delta":
+            delta = _as_object(payload.get("delta")) or {}
+            if type(delta.get("stop_reason")) is str:
+                self.info["stop_reason"] = delta["stop_reason"]
+            usage = _as_object(payload.get("usage"))
+            if usage is not None:
+                self.info["usage"] = {**(_as_object(self.info.get("usage")) or {}), **usage}
+        elif kind == "message_stop":
+            self.complete = True
+        elif kind == "error":
+            error = _as_object(payload.get("error")) or {}
+            said = error.get("message")
+            text = said if type(said) is str else "an error without a message"
+            self.found.append(
+                Diagnostic("STREAM_ERROR", event.number, f"$[{event.number}]", f"The provider said: {text}")
+            )
+            self.complete = True
+
+    def _out_of_order(self, number: int, text: str) -> None:
+        self.found.append(Diagnostic("STREAM_OUT_OF_ORDER", number, f"$[{number}]", text))
+
+    def _start(self, payload: dict[str, object], number: int) -> None:
+        index, block = payload.get("index"), _as_object(payload.get("content_block"))
+        if type(index) is not int or block is None or type(block.get("type")) is not str:
+            self._out_of_order(number, "A `content_block_start` without an `index` or a block")
+            return
+        kind = str(block["type"])
+        slot: Slot
+        call_id, name = block.get("id"), block.get("name")
+        if kind == "text":
+            slot = Text([str(block["text"])] if type(block.get("text")) is str and block["text"] else [])
+        elif kind == "tool_use" and type(call_id) is str and call_id and type(name) is str and name:
+            given = _as_object(block.get("input"))
+            kept = {key: value for key, value in block.items() if key not in _CALL_KEYS}
+            slot = Call(call_id, name, number, given=given if given else None, kept={"block": kept} if kept else {})
+        else:
+            slot = Kept(NAME, kind, dict(block), "input")
+        self.blocks[index] = slot
+        self.slots.append(slot)
+
+    def _delta(self, payload: dict[str, object], number: int) -> None:
+        index, delta = payload.get("index"), _as_object(payload.get("delta")) or {}
+        slot = self.blocks.get(index) if type(index) is int else None
+        if slot is None:
+            self._out_of_order(number, f"A delta for block {index}, which never started")
+            return
+        kind = delta.get("type")
+        if kind == "input_json_delta" and type(delta.get("partial_json")) is str:
+            if isinstance(slot, (Call, Kept)):
+                slot.parts.append(str(delta["partial_json"]))
+            return
+        key = _DELTA_TEXT.get(kind, "") if type(kind) is str else ""
+        value = delta.get(key) if key else None
+        if type(value) is not str:
+            if isinstance(slot, Kept):  # citations and other deltas: kept in order
+                slot.data["deltas"] = [*(_as_list(slot.data.get("deltas")) or []), delta]
+            return
+        if isinstance(slot, Text) and key == "text":
+            slot.parts.append(value)
+        elif isinstance(slot, Kept):
+            slot.data[key] = str(slot.data.get(key, "")) + value

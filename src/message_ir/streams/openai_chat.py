@@ -1,0 +1,121 @@
+"""OpenAI Chat Completions streams (`chat.completion.chunk`s) assembled into the IR.
+
+Each chunk's first choice carries a `delta`: `content` (text), `reasoning_content` or
+`reasoning` (what reasoning models and compatible servers send; kept as an opaque
+`reasoning` block of format `openai_chat`), and `tool_calls` fragments by `index` — the first
+fragment of an index has the call's `id` and `function.name`, the next ones pieces of
+`function.arguments`. An index need not start at 0 (an OpenAI-compatible Claude endpoint
+starts at 1). The stream is complete once a `finish_reason` or `[DONE]` arrived; a chunk
+with only `usage` (sent last when asked for) gives the usage; `{"error": ...}` is the
+provider's error.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from message_ir import Diagnostic
+from message_ir.streams._assembled import Call, Kept, Slot, Text
+from message_ir.streams._framing import DONE, Event
+
+NAME: Final = "openai_chat"
+_REASONING_KEYS: Final = ("reasoning_content", "reasoning")
+
+
+def _as_object(value: object) -> dict[str, object] | None:
+    return value if type(value) is dict else None
+
+
+def _as_list(value: object) -> list[object] | None:
+    return value if type(value) is list else None
+
+
+class Stream:
+    """The state of one OpenAI Chat stream as its events arrive."""
+
+    def __init__(self) -> None:
+        self.slots: list[Slot] = []
+        self.calls: dict[int, Call] = {}
+        self.info: dict[str, object] = {}
+        self.found: list[Diagnostic] = []
+        self.complete = False
+        self.message_id = ""
+
+    def event(self, event: Event) -> None:
+        value = event.value
+        if value == DONE:
+            self.complete = True
+            return
+        chunk = _as_object(value)
+        if chunk is None:
+            return
+        error = _as_object(chunk.get("error"))
+        if error is not None:
+            message = error.get("message")
+            text = message if type(message) is str else "an error without a message"
+            self.found.append(
+                Diagnostic("STREAM_ERROR", event.number, f"$[{event.number}]", f"The provider said: {text}")
+            )
+            self.complete = True
+            return
+        for key in ("id", "model"):
+            if type(chunk.get(key)) is str and key not in self.info:
+                self.info["response_id" if key == "id" else key] = chunk[key]
+        if type(chunk.get("id")) is str and not self.message_id:
+            self.message_id = str(chunk["id"])
+        if _as_object(chunk.get("usage")) is not None:
+            self.info["usage"] = chunk["usage"]
+        choices = _as_list(chunk.get("choices")) or []
+        choice = _as_object(choices[0]) if choices else None
+        if choice is None:
+            return
+        delta = _as_object(choice.get("delta")) or {}
+        for key in _REASONING_KEYS:
+            if type(delta.get(key)) is str and delta[key]:
+                self._reasoning(key, str(delta[key]))
+        if type(delta.get("content")) is str and delta["content"]:
+            last = self.slots[-1] if self.slots else None
+            if not isinstance(last, Text):
+                last = Text()
+                self.slots.append(last)
+            last.parts.append(str(delta["content"]))
+        for item in _as_list(delta.get("tool_calls")) or []:
+            fragment = _as_object(item)
+            if fragment is not None:
+                self._call(fragment, event.number)
+        if type(choice.get("finish_reason")) is str:
+            self.info["stop_reason"] = choice["finish_reason"]
+            self.complete = True
+
+    def _reasoning(self, key: str, text: str) -> None:
+        last = self.slots[-1] if self.slots else None
+        if not (isinstance(last, Kept) and last.kind == "reasoning"):
+            last = Kept(NAME, "reasoning", {key: ""})
+            self.slots.append(last)
+        last.data[key] = str(last.data.get(key, "")) + text
+
+    def _call(self, fragment: dict[str, object], number: int) -> None:
+        index = fragment.get("index")
+        function = _as_object(fragment.get("function")) or {}
+        arguments = function.get("arguments")
+        if type(index) is not int:
+            index = len(self.calls) if type(fragment.get("id")) is str else -1
+        call = self.calls.get(index)
+        if call is None:
+            call_id, name = fragment.get("id"), function.get("name")
+            if type(call_id) is not str or not call_id or type(name) is not str or not name:
+                self.found.append(
+                    Diagnostic(
+                        "STREAM_OUT_OF_ORDER",
+                        number,
+                        f"$[{number}]",
+                        f"A tool-call fragment for index {index}, whose first fragment (with its `id` and name)"
+                        " never came",
+                    )
+                )
+                return
+            call = Call(call_id, name, number)
+            self.calls[index] = call
+            self.slots.append(call)
+        if type(arguments) is str:
+            call.parts.append(arguments)
