@@ -7,17 +7,33 @@ import json
 import re
 from pathlib import Path
 
+import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from message_ir import AssistantMessage, Diagnostic, ToolCall
-from message_ir.streams import STREAM_FORMATS, Assembled, Assembler, assemble
+from message_ir import AssistantMessage, Diagnostic, ToolCall, assistant_message
+from message_ir.streams import STREAM_FORMATS, Assembled, Assembler, QueueExhausted, ScriptedModel, assemble, script
 from tests.adapters.real import real_files
+from tests.property.strategies import arguments_objects, identifiers, texts
 
-STREAMS = [("openai_chat", path) for path in real_files("streams/openai-chat", "*")] + [
-    ("anthropic", path) for path in real_files("streams/anthropic", "*")
+STREAMS = [
+    (format, path)
+    for format, folder in (
+        ("openai_chat", "openai-chat"),
+        ("anthropic", "anthropic"),
+        ("openai_responses", "openai-responses"),
+        ("gemini", "gemini"),
+    )
+    for path in real_files(f"streams/{folder}", "*")
 ]
+LAST: dict[str, bytes] = {
+    "openai_chat": rb'"finish_reason":\s*"',
+    "anthropic": rb"message_stop",
+    "openai_responses": rb"response\.completed",
+    "gemini": rb'"finishReason":\s*"',
+}
+"""Where each format's stream says it is over (the first time: a recording may hold several)."""
 IDS = [path.name for _, path in STREAMS]
 
 
@@ -85,9 +101,9 @@ def test_bytes_split_anywhere_assemble_the_same(format: str, path: Path, cuts: l
 def test_a_stream_cut_anywhere_keeps_what_arrived_and_says_so(format: str, path: Path, fraction: float) -> None:
     data = path.read_bytes()
     whole = assemble(data, format)
-    finish = re.search(rb'"finish_reason":\s*"', data)  # OpenAI Chat: the message is whole with it
-    stop = data.find(b"message_stop") if finish is None else finish.start()  # Anthropic: its last event
-    end = data.rfind(b"\n", 0, stop) if stop >= 0 else data.rstrip().rfind(b"\n")  # the last event's line starts after
+    last = re.search(LAST[format], data)
+    assert last is not None
+    end = data.rfind(b"\n", 0, last.start())  # the line that says the stream is over starts after this
     cut = data[: int(end * fraction)]
     done = assemble(cut, format)
     assert type(done) is Assembled
@@ -140,5 +156,74 @@ def test_nothing_raises_and_an_unknown_format_is_refused() -> None:
             done = assemble(junk, format)
             assert type(done.diagnostics) is tuple
             assert all(type(diagnostic) is Diagnostic for diagnostic in done.diagnostics)
-    with pytest.raises(ValueError, match=r"^No stream format 'gemini'; expected one of openai_chat, anthropic$"):
-        Assembler("gemini")
+    with pytest.raises(
+        ValueError, match=r"^No stream format 'pi'; expected one of openai_chat, anthropic, openai_responses, gemini$"
+    ):
+        Assembler("pi")
+
+
+# --- the scripted double --------------------------------------------------------------------
+
+
+@st.composite
+def sayable(draw: st.DrawFn) -> AssistantMessage:
+    """An assistant message of text and calls that every stream format can say: no empty
+    text, no two texts in a row (a chat stream joins them), calls with distinct IDs."""
+    blocks: list[dict[str, object]] = []
+    ids = draw(st.lists(identifiers, unique=True, max_size=3))
+    for call_id in ids:
+        if draw(st.booleans()) and (not blocks or blocks[-1]["type"] != "text"):
+            blocks.append({"type": "text", "text": draw(texts.filter(bool))})
+        arguments = draw(arguments_objects)
+        blocks.append({"type": "toolCall", "id": call_id, "name": draw(identifiers), "arguments": arguments})
+    if not blocks or (draw(st.booleans()) and blocks[-1]["type"] != "text"):
+        blocks.append({"type": "text", "text": draw(texts.filter(bool))})
+    return assistant_message(id=draw(identifiers), content=blocks)  # type: ignore[arg-type]  # plain block data
+
+
+@given(
+    sayable(), st.sampled_from(sorted(STREAM_FORMATS)), st.none() | st.integers(1, 5), st.none() | st.integers(0, 99)
+)
+def test_a_scripted_stream_assembles_into_its_message(
+    message: AssistantMessage, format: str, chunks: int | None, seed: int | None
+) -> None:
+    pieces = script(message, format, chunks=chunks, seed=seed)
+    done = assemble(b"".join(pieces), format)
+    assert done.complete
+    assert done.diagnostics == ()
+    assert msgspec.structs.replace(done.message, meta_json=message.meta_json) == message
+    for cut in range(len(pieces) - 1):  # every way of cutting it: truncated, and a prefix
+        partial = assemble(b"".join(script(message, format, chunks=chunks, seed=seed, cut_after=cut)), format)
+        assert "STREAM_TRUNCATED" in [diagnostic.code for diagnostic in partial.diagnostics]
+        assert len(partial.message.content) <= len(message.content)
+
+
+def test_a_scripted_model_replays_its_queue_and_says_when_it_is_empty() -> None:
+    message = assistant_message(id="r1", content=[{"type": "text", "text": "Hello."}])
+    model = ScriptedModel(
+        [
+            script(message, "anthropic"),
+            script(message, "anthropic", cut_after=3),
+            script(message, "anthropic", error="Overloaded"),
+        ]
+    )
+    first = assemble(b"".join(model.stream({"turn": 1})), "anthropic")
+    assert (first.complete, first.message.content) == (True, message.content)
+    cancelled = assemble(b"".join(model.stream({"turn": 2})), "anthropic")
+    assert [diagnostic.code for diagnostic in cancelled.diagnostics] == ["STREAM_TRUNCATED"]
+    failed = assemble(b"".join(model.stream({"turn": 3})), "anthropic")
+    assert [str(diagnostic) for diagnostic in failed.diagnostics] == [
+        "STREAM_ERROR: The provider said: Overloaded - at `$[4]`"
+    ]
+    assert model.remaining == 0
+    with pytest.raises(QueueExhausted, match=r"^No scripted response left for request 4: 3 were queued$"):
+        model.stream({"turn": 4})
+    assert model.requests == [{"turn": 1}, {"turn": 2}, {"turn": 3}, {"turn": 4}]
+
+
+def test_only_text_and_calls_are_scripted() -> None:
+    thinking = assistant_message(
+        id="r", content=[{"type": "opaque", "format": "anthropic", "kind": "thinking", "data": {"thinking": "..."}}]
+    )
+    with pytest.raises(ValueError, match=r"^Only text and calls are scripted; the message holds a `opaque` block$"):
+        script(thinking, "anthropic")

@@ -144,7 +144,9 @@ assert_type(answered, ToolResultMessage)
 counted = check_dataset(["train.jsonl"], counter="mytokens:count", max_tokens=4096)
 assert_type(counted.tokens, Tokens | None)
 
-from message_ir.streams import Assembled, Assembler, assemble  # noqa: E402  # grouped with the cases that use them
+from message_ir.streams import Assembled, Assembler, ScriptedModel, assemble, script  # noqa: E402  # grouped here
 
 assert_type(assemble(b"", "openai_chat"), Assembled)
 assert_type(Assembler("anthropic").finish().complete, bool)
+assert_type(script(Assembler("gemini").finish().message, "gemini", chunks=2), list[bytes])
+assert_type(ScriptedModel([]).remaining, int)

@@ -13,7 +13,10 @@ inside a UTF-8 character or a JSON string) and gives the same at `finish`. Neith
 - `STREAM_OUT_OF_ORDER`: an event for a block or call index never started, or after the end;
 - `STREAM_ERROR`: the provider's error event, with its message.
 
-Formats: `openai_chat` and `anthropic`, one module each; `STREAM_FORMATS` lists them.
+Formats: `openai_chat`, `anthropic`, `openai_responses` and `gemini`, one module each;
+`STREAM_FORMATS` lists them. `script` and `ScriptedModel` are the double: the stream a
+provider would send for a message (cut, or ending in an error, when asked), and a model that
+replays queued streams one request at a time.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from message_ir import Diagnostic
 from message_ir.streams._assembled import Assembled, assembled
 from message_ir.streams._framing import Event, Framing
 from message_ir.streams._registry import STREAM_FORMATS
+from message_ir.streams._script import QueueExhausted, ScriptedModel, script
 
 
 class Assembler:
@@ -107,4 +111,4 @@ def assemble(source: bytes | str | Iterable[object], format: str) -> Assembled:
     return assembler.finish()
 
 
-__all__ = ["STREAM_FORMATS", "Assembled", "Assembler", "assemble"]
+__all__ = ["STREAM_FORMATS", "Assembled", "Assembler", "QueueExhausted", "ScriptedModel", "assemble", "script"]

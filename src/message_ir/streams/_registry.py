@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import Final, Protocol
 
 from message_ir import Diagnostic
-from message_ir.streams import anthropic, openai_chat
+from message_ir.streams import anthropic, gemini, openai_chat, openai_responses
 from message_ir.streams._assembled import Slot
 from message_ir.streams._framing import Event
 
@@ -32,6 +32,8 @@ STREAM_FORMATS: Final[Mapping[str, Callable[[], Stream]]] = MappingProxyType(
     {
         openai_chat.NAME: openai_chat.Stream,
         anthropic.NAME: anthropic.Stream,
+        openai_responses.NAME: openai_responses.Stream,
+        gemini.NAME: gemini.Stream,
     }
 )
 """The formats whose streams can be assembled, each with the state of one stream."""

@@ -1,0 +1,160 @@
+"""Gemini streams (`streamGenerateContent` chunks) assembled into the IR.
+
+Each chunk is a response whose first candidate's `content.parts` continue the message: a
+`text` part adds to the text (a thought, `"thought": true`, to an opaque `thought` block of
+format `gemini`), a `functionCall` part is a call — whole, or (Vertex AI's streamed function
+arguments) begun with its `name` and `"willContinue": true`, its arguments then sent as
+`partialArgs` (`jsonPath`, and a `stringValue` that continues the one before at that path, or a
+number, boolean or null value), and ended by an empty `functionCall`. A call without an `id`
+gets `stream_call_<n>`, marked in its `meta`. A `thoughtSignature` is kept in the `meta` of the
+block it came with. The stream is complete once a candidate has a `finishReason`.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from message_ir import Diagnostic
+from message_ir.streams._assembled import Call, Kept, Slot, Text
+from message_ir.streams._framing import Event
+
+NAME: Final = "gemini"
+_VALUES: Final = ("numberValue", "boolValue", "nullValue")
+
+
+def _as_object(value: object) -> dict[str, object] | None:
+    return value if type(value) is dict else None
+
+
+def _as_list(value: object) -> list[object] | None:
+    return value if type(value) is list else None
+
+
+class Stream:
+    """The state of one Gemini stream as its chunks arrive."""
+
+    def __init__(self) -> None:
+        self.slots: list[Slot] = []
+        self.info: dict[str, object] = {}
+        self.found: list[Diagnostic] = []
+        self.complete = False
+        self.message_id = ""
+        self._open: Call | None = None  # a call whose arguments are still streaming
+        self._args: dict[str, object] = {}
+        self._calls = 0
+
+    def event(self, event: Event) -> None:
+        chunk = _as_object(event.value)
+        if chunk is None:
+            return
+        error = _as_object(chunk.get("error"))
+        if error is not None:
+            message = error.get("message")
+            text = message if type(message) is str else "an error without a message"
+            self.found.append(
+                Diagnostic("STREAM_ERROR", event.number, f"$[{event.number}]", f"The provider said: {text}")
+            )
+            self.complete = True
+            return
+        if type(chunk.get("responseId")) is str:
+            self.message_id = str(chunk["responseId"])
+            self.info["response_id"] = chunk["responseId"]
+        for key, name in (("modelVersion", "model"), ("usageMetadata", "usage")):
+            if key in chunk:
+                self.info[name] = chunk[key]
+        candidates = _as_list(chunk.get("candidates")) or []
+        candidate = _as_object(candidates[0]) if candidates else None
+        if candidate is None:
+            return
+        content = _as_object(candidate.get("content")) or {}
+        for part in map(_as_object, _as_list(content.get("parts")) or []):
+            if part is not None:
+                self._part(part, event.number)
+        if type(candidate.get("finishReason")) is str:
+            self.info["stop_reason"] = candidate["finishReason"]
+            self.complete = True
+            self._close()
+
+    def _part(self, part: dict[str, object], number: int) -> None:
+        call = _as_object(part.get("functionCall"))
+        signature = part.get("thoughtSignature")
+        if call is not None:
+            self._call(call, signature, number)
+            return
+        text = part.get("text")
+        if text == "" and type(signature) is not str:
+            return  # an empty text part (sent with the finish reason): nothing
+        if type(text) is not str:
+            self.slots.append(Kept(NAME, next(iter(part), "part"), dict(part)))
+            return
+        if part.get("thought") is True:
+            last = self.slots[-1] if self.slots else None
+            if not (isinstance(last, Kept) and last.kind == "thought"):
+                last = Kept(NAME, "thought", {"text": "", "thought": True})
+                self.slots.append(last)
+            last.data["text"] = str(last.data.get("text", "")) + text
+            if type(signature) is str:
+                last.data["thoughtSignature"] = signature
+            return
+        last_text = self.slots[-1] if self.slots else None
+        if not isinstance(last_text, Text):
+            last_text = Text()
+            self.slots.append(last_text)
+        last_text.parts.append(text)
+
+    def _call(self, call: dict[str, object], signature: object, number: int) -> None:
+        name, partial = call.get("name"), _as_list(call.get("partialArgs"))
+        if partial is not None:
+            if self._open is None:
+                self.found.append(
+                    Diagnostic(
+                        "STREAM_OUT_OF_ORDER", number, f"$[{number}]", "Function-call arguments for no call begun"
+                    )
+                )
+                return
+            for item in map(_as_object, partial):
+                if item is not None:
+                    self._partial(item)
+            return
+        if type(name) is not str or not name:
+            self._close()  # an empty `functionCall`: the streamed call is whole
+            return
+        self._close()
+        call_id = call.get("id")
+        kept: dict[str, object] = {}
+        if type(call_id) is not str or not call_id:
+            call_id = f"stream_call_{self._calls}"
+            kept["made_up_id"] = True
+        if type(signature) is str:
+            kept["thoughtSignature"] = signature
+        self._calls += 1
+        slot = Call(call_id, name, number, given=_as_object(call.get("args")), kept=kept)
+        self.slots.append(slot)
+        if call.get("willContinue") is True:
+            self._open, self._args = slot, {}
+
+    def _partial(self, item: dict[str, object]) -> None:
+        path = item.get("jsonPath")
+        if type(path) is not str or not path.startswith("$."):
+            return
+        keys = path[2:].split(".")
+        target = self._args
+        for key in keys[:-1]:
+            inner = _as_object(target.get(key))
+            if inner is None:
+                inner = {}
+                target[key] = inner
+            target = inner
+        last = keys[-1]
+        if type(item.get("stringValue")) is str:
+            before = target.get(last)
+            target[last] = (before if type(before) is str else "") + str(item["stringValue"])
+        else:
+            for key in _VALUES:
+                if key in item:
+                    target[last] = None if key == "nullValue" else item[key]
+
+    def _close(self) -> None:
+        if self._open is not None:
+            self._open.given = {**(self._open.given or {}), **self._args}
+            self._open, self._args = None, {}

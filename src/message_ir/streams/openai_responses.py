@@ -1,0 +1,133 @@
+"""OpenAI Responses streams assembled into the IR.
+
+Output items start with `response.output_item.added` (at an `output_index`) and end with
+`response.output_item.done`, which carries the whole item. Between them, an assistant
+`message` grows by `response.output_text.delta`s, a `function_call` by
+`response.function_call_arguments.delta`s (and `.done` gives the whole arguments text). A
+message becomes a `TextBlock`, a function call a `ToolCall` (its `call_id`), any other item
+(`reasoning`, a tool search, ...) an opaque block of format `openai_responses` holding the
+item as `.done` gave it (as `.added` did, when the stream was cut before). `response.created`
+gives the response's ID and model; `response.completed`, `.incomplete` and `.failed` end the
+stream (`.failed` and `error` are the provider's error).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from message_ir import Diagnostic
+from message_ir.streams._assembled import Call, Kept, Slot, Text
+from message_ir.streams._framing import Event
+
+NAME: Final = "openai_responses"
+_ENDS: Final = ("response.completed", "response.incomplete", "response.failed")
+
+
+def _as_object(value: object) -> dict[str, object] | None:
+    return value if type(value) is dict else None
+
+
+def _as_list(value: object) -> list[object] | None:
+    return value if type(value) is list else None
+
+
+def _message_text(item: dict[str, object]) -> str:
+    texts = []
+    for part in map(_as_object, _as_list(item.get("content")) or []):
+        if part is not None and part.get("type") == "output_text" and type(part.get("text")) is str:
+            texts.append(str(part["text"]))
+    return "".join(texts)
+
+
+class Stream:
+    """The state of one Responses stream as its events arrive."""
+
+    def __init__(self) -> None:
+        self.slots: list[Slot] = []
+        self.items: dict[int, Slot] = {}
+        self.info: dict[str, object] = {}
+        self.found: list[Diagnostic] = []
+        self.complete = False
+        self.message_id = ""
+
+    def event(self, event: Event) -> None:
+        payload = _as_object(event.value)
+        if payload is None:
+            return
+        kind = payload.get("type")
+        response = _as_object(payload.get("response"))
+        if response is not None:
+            self._response(response)
+        if kind in _ENDS:
+            self.complete = True
+            if kind == "response.failed":
+                error = _as_object((response or {}).get("error")) or {}
+                self._error(event.number, error.get("message"))
+            return
+        if kind == "error":
+            self._error(event.number, payload.get("message"))
+            self.complete = True
+            return
+        index = payload.get("output_index")
+        if type(kind) is not str or type(index) is not int:
+            return
+        if kind == "response.output_item.added":
+            self._added(index, _as_object(payload.get("item")) or {}, event.number)
+            return
+        slot = self.items.get(index)
+        if slot is None:
+            self.found.append(
+                Diagnostic(
+                    "STREAM_OUT_OF_ORDER",
+                    event.number,
+                    f"$[{event.number}]",
+                    f"A `{kind}` for output {index}, never added",
+                )
+            )
+            return
+        delta, item = payload.get("delta"), _as_object(payload.get("item"))
+        if (kind == "response.output_text.delta" and isinstance(slot, Text) and type(delta) is str) or (
+            kind == "response.function_call_arguments.delta" and isinstance(slot, Call) and type(delta) is str
+        ):
+            slot.parts.append(delta)
+        elif kind == "response.function_call_arguments.done" and isinstance(slot, Call):
+            if type(payload.get("arguments")) is str:
+                slot.parts[:] = [str(payload["arguments"])]
+        elif kind == "response.output_item.done" and item is not None:
+            self._done(slot, item)
+
+    def _response(self, response: dict[str, object]) -> None:
+        if type(response.get("id")) is str:
+            self.message_id = str(response["id"])
+            self.info["response_id"] = response["id"]
+        for key in ("model", "usage", "status"):
+            if response.get(key) is not None:
+                self.info["stop_reason" if key == "status" else key] = response[key]
+
+    def _error(self, number: int, message: object) -> None:
+        text = message if type(message) is str else "an error without a message"
+        self.found.append(Diagnostic("STREAM_ERROR", number, f"$[{number}]", f"The provider said: {text}"))
+
+    def _added(self, index: int, item: dict[str, object], number: int) -> None:
+        kind = item.get("type")
+        call_id, name = item.get("call_id"), item.get("name")
+        slot: Slot
+        if kind == "message":
+            slot = Text([_message_text(item)] if _message_text(item) else [])
+        elif kind == "function_call" and type(call_id) is str and call_id and type(name) is str and name:
+            slot = Call(call_id, name, number)
+            if type(item.get("arguments")) is str and item["arguments"]:
+                slot.parts.append(str(item["arguments"]))
+        else:
+            slot = Kept(NAME, kind if type(kind) is str else "item", dict(item))
+        self.items[index] = slot
+        self.slots.append(slot)
+
+    def _done(self, slot: Slot, item: dict[str, object]) -> None:
+        if isinstance(slot, Text):
+            slot.parts[:] = [_message_text(item)]
+        elif isinstance(slot, Call):
+            if type(item.get("arguments")) is str:
+                slot.parts[:] = [str(item["arguments"])]
+        else:
+            slot.data = dict(item)
