@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import msgspec
@@ -227,3 +229,33 @@ def test_only_text_and_calls_are_scripted() -> None:
     )
     with pytest.raises(ValueError, match=r"^Only text and calls are scripted; the message holds a `opaque` block$"):
         script(thinking, "anthropic")
+
+
+def _cli(*arguments: str) -> subprocess.CompletedProcess[str]:
+    completed = subprocess.run(
+        [sys.executable, "-m", "message_ir", *arguments], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert "Traceback" not in completed.stderr
+    return completed
+
+
+def test_the_assemble_command(tmp_path: Path) -> None:
+    _, path = _named("tool-call-index-1")
+    completed = _cli("assemble", "--from", "openai-chat", str(path))
+    assert (completed.returncode, completed.stderr) == (0, "")
+    (message,) = json.loads(completed.stdout)
+    assert [block["type"] for block in message["content"]] == ["text", "toolCall"]
+    cut = tmp_path / "cut.sse"
+    cut.write_bytes(path.read_bytes()[:600])
+    completed = _cli("assemble", "--from", "openai-chat", str(cut), "--to", "anthropic")
+    assert completed.returncode == 1
+    assert completed.stderr.splitlines()[0] == (
+        f"{cut}:-: STREAM_TRUNCATED The stream ended before its last event; what arrived is kept (at $[4])"
+    )
+    assert json.loads(completed.stdout)["messages"][0]["role"] == "assistant"
+    refused = _cli("assemble", "--from", "pi", str(cut))
+    assert refused.returncode == 2
+    assert refused.stderr.splitlines()[-1] == (
+        "message-ir assemble: error: argument --from: not a stream format: 'pi'"
+        " (choose from openai-chat, anthropic, openai-responses, gemini)"
+    )

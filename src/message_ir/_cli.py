@@ -34,6 +34,7 @@ from message_ir.adapters._load_state import source_index
 from message_ir.adapters._surrogates import replaced as replaced_surrogates
 from message_ir.datasets import CHECKERS, DEFAULT_FORMAT, TokenizerError, Tokens, check_dataset
 from message_ir.redact import RULES, literal_rule, pattern_rule, redact_file_bytes
+from message_ir.streams import STREAM_FORMATS, assemble
 from message_ir.usage import By, Row, calls, read_prices, summarize
 
 EXIT_VALID: Final = 0
@@ -73,6 +74,8 @@ class _Arguments(argparse.Namespace):
     prices: str | None
     tokenizer: str | None
     max_tokens: int | None
+    stream_format: str
+    stream_target: str | None
 
 
 class _FileReport(msgspec.Struct, frozen=True):
@@ -236,6 +239,8 @@ def _run(argv: Sequence[str] | None) -> int:
             return _redact(arguments)
         if arguments.command == "usage":
             return _usage(arguments)
+        if arguments.command == "assemble":
+            return _assemble(arguments)
         if arguments.command == "formats":
             width = max(len(declared.cli_name) for declared in FORMATS.values()) + 2
             for declared in FORMATS.values():
@@ -349,6 +354,29 @@ def _parser() -> argparse.ArgumentParser:
     dataset.add_argument(
         "--max-tokens", type=_positive, metavar="N", help="report lines of more than N tokens (needs --tokenizer)"
     )
+    assembling = commands.add_parser(
+        "assemble",
+        help="assemble a provider's stream into the message it makes",
+        description="Assemble a recorded provider stream (SSE, or JSON payloads one per line) into the assistant"
+        " message it makes, as the IR (or, with --to, as a format's message); its diagnostics on standard error.",
+    )
+    assembling.add_argument("path", metavar="STREAM", help="a stream file, or - for standard input")
+    assembling.add_argument(
+        "--from",
+        dest="stream_format",
+        type=_stream_format,
+        required=True,
+        metavar="FORMAT",
+        help=f"the stream's format: one of {', '.join(map(_cli_name, STREAM_FORMATS))}",
+    )
+    assembling.add_argument("-o", "--output", metavar="OUT", help="where to write (default: standard output)")
+    assembling.add_argument(
+        "--to",
+        dest="stream_target",
+        type=_format_argument,
+        metavar="FORMAT",
+        help="write the message in this format (default: the IR's JSON)",
+    )
     redaction = commands.add_parser(
         "redact",
         help="replace secrets in a transcript or session log, keeping it valid",
@@ -436,6 +464,10 @@ def _cli_name(name: str) -> str:
 
 def _format_argument(text: str) -> str:
     return _format_name(text, FORMATS, "unknown format")
+
+
+def _stream_format(text: str) -> str:
+    return _format_name(text, STREAM_FORMATS, "not a stream format:")
 
 
 def _dataset_format(text: str) -> str:
@@ -998,6 +1030,27 @@ def _convert(arguments: _Arguments) -> int:
     written = FORMATS[target].dumps(converted)
     _write(arguments.output, _ended(written), read_as)
     return EXIT_VALID
+
+
+def _assemble(arguments: _Arguments) -> int:
+    """`assemble`: the message a stream makes (as the IR, or `--to` a format), its diagnostics
+    on standard error; exit 1 when there are any (a cut stream, an error event, ...)."""
+    path = arguments.path
+    assert path is not None  # a required argument of `assemble`
+    data, _ = _read(path)
+    done = assemble(data, arguments.stream_format)
+    for diagnostic in done.diagnostics:
+        _err(_diagnostic_line(path, diagnostic))
+    target = arguments.stream_target
+    if target is not None:
+        converted = convert([done.message], to=target)
+        for note in converted.notes:
+            _err(f"{path}:-: {note.code} {note.message} (at {note.path})")
+        written = FORMATS[target].dumps(converted)
+    else:
+        written = encode_transcript((done.message,))
+    _write(arguments.output, _ended(written))
+    return EXIT_INVALID if done.diagnostics else EXIT_VALID
 
 
 def _ended(written: bytes) -> bytes:
