@@ -10,7 +10,17 @@ PYPROJECT = nox.project.load_toml("pyproject.toml")
 PYTHONS = nox.project.python_versions(PYPROJECT)
 """The supported Pythons, from the `Programming Language :: Python :: 3.X` classifiers."""
 
-nox.options.sessions = ["lint", "typecheck", "tests", "tests-compiled", "coverage", "roundtrip", "typing", "build"]
+nox.options.sessions = [
+    "lint",
+    "typecheck",
+    "tests",
+    "tests-compiled",
+    "coverage",
+    "roundtrip",
+    "typing",
+    "oracle",
+    "build",
+]
 nox.options.error_on_missing_interpreters = bool(os.environ.get("CI"))
 
 
@@ -111,6 +121,14 @@ def roundtrip(session: nox.Session) -> None:
     """Every example and a generated corpus through encode, json.loads, validate and decode."""
     session.install(".", *group("test"))
     session.run("pytest", "tests/roundtrip", *session.posargs)
+
+
+@nox.session(python="3.11")
+def oracle(session: nox.Session) -> None:
+    """The providers' SDKs (openai-python, anthropic-sdk-python) as the oracle of stream
+    assembly on the recorded streams; installed here only, never a dependency."""
+    session.install(".", *group("oracle"))
+    session.run("pytest", "tests/test_stream_oracle.py", *session.posargs)
 
 
 @nox.session(python="3.11")
