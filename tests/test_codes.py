@@ -262,6 +262,7 @@ NOTE_CASES: dict[str, Callable[[], list[str]]] = {
         claude_code.load([_line("a", sidechain=True), _line("b", "a", sidechain=True)]).notes
     ),
     "SOURCE_FORM": lambda: _codes(vercel_ai.load([{"role": "user", "content": "hi"}]).notes),
+    "UNKNOWN_EVENT": lambda: _codes(assemble('{"type": "brand_new_event"}', "anthropic").notes),
     "INSERTED_ASSISTANT_MESSAGE": lambda: _converted(
         [_chat(_call()), _tool(), {"role": "user", "content": "and?"}], openai_chat.load, "mistral"
     ),

@@ -3,6 +3,7 @@ anywhere, and the stream diagnostics."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import subprocess
@@ -14,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from message_ir import AssistantMessage, Diagnostic, ToolCall, assistant_message
+from message_ir import AssistantMessage, Diagnostic, TextBlock, ToolCall, assistant_message
 from message_ir.streams import STREAM_FORMATS, Assembled, Assembler, QueueExhausted, ScriptedModel, assemble, script
 from tests.adapters.real import real_files
 from tests.property.strategies import arguments_objects, identifiers, texts
@@ -259,3 +260,116 @@ def test_the_assemble_command(tmp_path: Path) -> None:
         "message-ir assemble: error: argument --from: not a stream format: 'pi'"
         " (choose from openai-chat, anthropic, openai-responses, gemini)"
     )
+
+
+def test_each_stream_of_a_recording_that_holds_several_is_clean() -> None:
+    _, path = _named("programmatic-tool-calling")
+    streams: list[list[bytes]] = []
+    for line in path.read_bytes().splitlines():
+        if b'"message_start"' in line:
+            streams.append([])
+        streams[-1].append(line)
+    assert len(streams) > 1
+    for lines in streams:
+        done = assemble(b"\n".join(lines), "anthropic")
+        assert (done.complete, done.diagnostics, done.notes) == (True, (), ())
+
+
+_JUNK: st.SearchStrategy[object] = st.sampled_from([None, 0, "", "x", [], {}, {"type": "mystery"}, {"index": 99}, -1])
+
+
+@pytest.mark.parametrize(("format", "path"), STREAMS, ids=IDS)
+@given(data=st.data())
+def test_mutated_recorded_streams_never_raise(format: str, path: Path, data: st.DataObject) -> None:
+    events = [
+        json.loads(line.removeprefix(b"data:").strip())
+        for line in path.read_bytes().splitlines()
+        if line.strip().startswith((b"{", b"data: {", b"data:{"))
+    ]
+    for _ in range(data.draw(st.integers(1, 4), label="mutations")):
+        index = data.draw(st.integers(0, len(events) - 1))
+        action = data.draw(st.sampled_from(["drop", "repeat", "swap", "junk", "field"]))
+        if action == "drop":
+            del events[index]
+        elif action == "repeat":
+            events.insert(index, events[index])
+        elif action == "swap":
+            other = data.draw(st.integers(0, len(events) - 1))
+            events[index], events[other] = events[other], events[index]
+        elif action == "junk":
+            events[index] = data.draw(_JUNK)
+        elif type(events[index]) is dict and events[index]:
+            key = data.draw(st.sampled_from(sorted(events[index])))
+            events[index] = {**events[index], key: data.draw(_JUNK)}
+        if not events:
+            break
+    text = "".join(f"data: {json.dumps(event)}\n\n" for event in events)
+    for source in (events, text):
+        done = assemble(source, format)
+        assert type(done) is Assembled
+        assert all(type(diagnostic) is Diagnostic for diagnostic in done.diagnostics)
+
+
+def _real_assistant_messages() -> list[AssistantMessage]:
+    from message_ir.adapters import anthropic, openai_chat
+    from tests.adapters.real import anthropic_messages, openai_chat_messages
+
+    found: list[AssistantMessage] = []
+    for path in real_files("openai-chat", "*.json"):
+        found.extend(m for m in openai_chat.load(openai_chat_messages(path)).messages if type(m) is AssistantMessage)
+    for path in real_files("anthropic", "*.jsonl"):
+        found.extend(m for m in anthropic.load(anthropic_messages(path)).messages if type(m) is AssistantMessage)
+    return found
+
+
+def _said(message: AssistantMessage) -> list[tuple[str, object, object]]:
+    """A message's blocks as a stream says them: their text, or a call's ID, name and arguments."""
+    said: list[tuple[str, object, object]] = []
+    for block in message.content:
+        if type(block) is TextBlock:
+            said.append((block.type, block.text, None))
+        elif type(block) is ToolCall:
+            said.append((block.id, block.name, block.arguments))
+    return said
+
+
+def test_the_real_assistant_messages_come_back_from_their_scripts() -> None:
+    """Every assistant message of the real transcripts whose blocks are text and calls, in
+    every format that can say it (OpenAI Chat and Gemini: no empty text, no two in a row)."""
+    checked = 0
+    for message in _real_assistant_messages():
+        if any(type(block) is not TextBlock and type(block) is not ToolCall for block in message.content):
+            continue
+        kinds = [block.type for block in message.content]
+        texts = [block.text for block in message.content if type(block) is TextBlock]
+        joins = "" in texts or any(a == b == "text" for a, b in itertools.pairwise(kinds))
+        for format in STREAM_FORMATS:
+            if joins and format in ("openai_chat", "gemini"):
+                continue
+            done = assemble(b"".join(script(message, format, chunks=7)), format)
+            assert (done.complete, done.diagnostics) == (True, ())
+            assert _said(done.message) == _said(message), (format, message.id)
+            checked += 1
+    assert checked > 100
+
+
+def test_bad_input_on_the_command_line(tmp_path: Path) -> None:
+    text = tmp_path / "notes.txt"
+    text.write_text("This is not a stream.\nNor is this.\n")
+    empty = tmp_path / "empty.sse"
+    empty.write_bytes(b"")
+    unknown = tmp_path / "unknown.jsonl"
+    unknown.write_text(
+        '{"type": "message_start", "message": {"id": "m", "content": []}}\n'
+        '{"type": "brand_new_event", "data": 1}\n{"type": "message_stop"}\n'
+    )
+    for path, said in (
+        (text, f"{text}:0: INVALID_JSON An event that is not JSON:"),
+        (empty, f"{empty}:-: STREAM_TRUNCATED The stream ended before its last event"),
+        (unknown, f"{unknown}:-: UNKNOWN_EVENT An event 'brand_new_event' this package does not know; kept in meta"),
+    ):
+        completed = _cli("assemble", "--from", "anthropic", str(path))
+        assert completed.returncode == 1, completed.stderr
+        assert any(line.startswith(said) for line in completed.stderr.splitlines()), completed.stderr
+    (message,) = json.loads(_cli("assemble", "--from", "anthropic", str(unknown)).stdout)
+    assert message["meta"]["stream"]["unknown_events"] == [{"type": "brand_new_event", "data": 1}]

@@ -1034,13 +1034,16 @@ def _convert(arguments: _Arguments) -> int:
 
 def _assemble(arguments: _Arguments) -> int:
     """`assemble`: the message a stream makes (as the IR, or `--to` a format), its diagnostics
-    on standard error; exit 1 when there are any (a cut stream, an error event, ...)."""
+    and notes on standard error; exit 1 when there are any (a cut stream, an error event, an
+    event of an unknown type, ...)."""
     path = arguments.path
     assert path is not None  # a required argument of `assemble`
     data, _ = _read(path)
     done = assemble(data, arguments.stream_format)
     for diagnostic in done.diagnostics:
         _err(_diagnostic_line(path, diagnostic))
+    for note in done.notes:
+        _err(f"{path}:-: {note.code} {note.message} (at {note.path})")
     target = arguments.stream_target
     if target is not None:
         converted = convert([done.message], to=target)
@@ -1050,7 +1053,7 @@ def _assemble(arguments: _Arguments) -> int:
     else:
         written = encode_transcript((done.message,))
     _write(arguments.output, _ended(written))
-    return EXIT_INVALID if done.diagnostics else EXIT_VALID
+    return EXIT_INVALID if done.diagnostics or done.notes else EXIT_VALID
 
 
 def _ended(written: bytes) -> bytes:

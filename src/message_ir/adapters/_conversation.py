@@ -33,6 +33,7 @@ NoteCode: TypeAlias = Literal[
     "SIDECHAIN_BRANCH",
     "INSERTED_ASSISTANT_MESSAGE",
     "SOURCE_FORM",
+    "UNKNOWN_EVENT",
 ]
 """The stable codes of `Note`s; `docs/formats.md` says what each means."""
 

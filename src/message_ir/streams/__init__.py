@@ -36,7 +36,7 @@ class Assembler:
     def __init__(self, format: str) -> None:
         if format not in STREAM_FORMATS:
             raise ValueError(f"No stream format {format!r}; expected one of {', '.join(STREAM_FORMATS)}")
-        self._stream = STREAM_FORMATS[format]()
+        self._stream = STREAM_FORMATS[format].stream()
         self._framing = Framing()
         self._cut = False
 
@@ -91,9 +91,9 @@ class Assembler:
                 )
             )
         try:
-            return assembled(
-                stream.slots, stream.message_id or "assembled", stream.info, found, stream.complete and not cut
-            )
+            complete = stream.complete and not cut
+            message_id = stream.message_id or "assembled"
+            return assembled(stream.slots, message_id, stream.info, found, complete, stream.notes, stream.unknown)
         except Exception as error:  # noqa: BLE001  # a value the IR cannot hold: nothing assembled
             found.append(Diagnostic("UNREADABLE_VALUE", None, "$", f"Could not be assembled ({type(error).__name__})"))
             return assembled([], "assembled", {}, found, False)

@@ -26,6 +26,7 @@ from message_ir import (
     text_block,
     tool_call,
 )
+from message_ir.adapters import Note
 
 _decode: Final = msgspec.json.Decoder(object).decode
 STREAM_KEY: Final = "stream"
@@ -37,11 +38,22 @@ class Assembled(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A provider stream assembled: the assistant `message` (blocks in the order the provider
     produced them; the response ID, model, stop reason and usage in its `meta` under
     `stream`), the `diagnostics` of the stream (paths are `$[n]`, the n-th event, from 0),
-    and whether the stream was `complete` (its last event arrived)."""
+    whether the stream was `complete` (its last event arrived), and `notes` (an event of a
+    type this package does not know, kept in the message's `meta` under
+    `stream.unknown_events`)."""
 
     message: AssistantMessage
     diagnostics: tuple[Diagnostic, ...]
     complete: bool
+    notes: tuple[Note, ...] = ()
+
+
+def unknown_event(unknown: list[object], notes: list[Note], number: int, payload: object, kind: object) -> None:
+    """Keep an event of a type not known here (`unknown` goes in the message's `meta`) and note it."""
+    unknown.append(payload)
+    said = repr(kind) if type(kind) is str else "without a type"
+    text = f"An event {said} this package does not know; kept in meta"
+    notes.append(Note("UNKNOWN_EVENT", None, f"$[{number}]", text))
 
 
 @dataclass
@@ -77,7 +89,13 @@ def as_input(value: dict[str, object]) -> dict[str, JsonInput]:
 
 
 def assembled(
-    slots: list[Slot], message_id: str, info: dict[str, object], found: list[Diagnostic], complete: bool
+    slots: list[Slot],
+    message_id: str,
+    info: dict[str, object],
+    found: list[Diagnostic],
+    complete: bool,
+    notes: list[Note] | None = None,
+    unknown: list[object] | None = None,
 ) -> Assembled:
     """The `Assembled` of a stream's slots; `info` (response ID, model, stop reason, usage)
     goes in the message's `meta`."""
@@ -89,10 +107,12 @@ def assembled(
             blocks.append(_call(slot, found))
         else:
             blocks.append(_kept(slot))
+    if unknown:
+        info = {**info, "unknown_events": unknown}
     meta: dict[str, object] | None = {STREAM_KEY: info} if info else None
     message = assistant_message(id=message_id, content=blocks, meta=None if meta is None else as_input(meta))
     found.sort(key=lambda diagnostic: -1 if diagnostic.message_index is None else diagnostic.message_index)
-    return Assembled(message, tuple(found), complete)
+    return Assembled(message, tuple(found), complete, tuple(notes or ()))
 
 
 def _call(slot: Call, found: list[Diagnostic]) -> ToolCall:

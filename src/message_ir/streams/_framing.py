@@ -37,7 +37,14 @@ class Framing:
         """The events the lines completed by `chunk` hold."""
         data = self._pending + chunk
         *lines, self._pending = data.split(b"\n")
-        return [event for line in lines for event in self._line(line)]
+        events: list[Event] = []
+        for line in lines:
+            if not line or line == b"\r":  # the blank line between SSE events
+                continue
+            event = self._line(line)
+            if event is not None:
+                events.append(event)
+        return events
 
     def next_number(self) -> int:
         """The number the next event gets (and takes)."""
@@ -49,24 +56,25 @@ class Framing:
         """The events of a last line without its newline, and whether that line was cut (not
         JSON: the stream ended inside it)."""
         line, self._pending = self._pending, b""
-        if not line.strip():
+        event = self._line(line) if line.strip() else None
+        if event is None:
             return [], False
-        events = self._line(line)
-        cut = bool(events) and events[-1].value is None
-        return ([] if cut else events), cut
+        if event.value is None:
+            return [], True
+        return [event], False
 
-    def _line(self, line: bytes) -> list[Event]:
-        text = line.rstrip(b"\r").strip()
-        if not text or text.startswith(b":") or text.startswith(b"event:") or text.startswith(b"id:"):
-            return []
-        if text.startswith(b"retry:"):
-            return []
-        payload = text[5:].strip() if text.startswith(b"data:") else text
+    def _line(self, line: bytes) -> Event | None:
+        if line.startswith(b"data: {"):  # the common case: one JSON payload
+            payload = line[6:]
+        else:
+            text = line.strip()
+            if not text or text.startswith((b":", b"event:", b"id:", b"retry:")):
+                return None
+            payload = text[5:].strip() if text.startswith(b"data:") else text
+            if payload == DONE.encode():
+                return Event(self.next_number(), DONE)
         number = self.next_number()
-        if payload == DONE.encode():
-            return [Event(number, DONE)]
         try:
-            value: object = _decode(payload)
+            return Event(number, _decode(payload))
         except msgspec.DecodeError as error:
-            return [Event(number, None, str(error))]
-        return [Event(number, value)]
+            return Event(number, None, str(error))

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Final, Protocol
+from typing import Final, NamedTuple, Protocol
 
-from message_ir import Diagnostic
+from message_ir import AssistantMessage, Diagnostic
+from message_ir.adapters import Note
 from message_ir.streams import anthropic, gemini, openai_chat, openai_responses
 from message_ir.streams._assembled import Slot
 from message_ir.streams._framing import Event
+from message_ir.streams._scripting import Events, Split
 
 
 class Stream(Protocol):
@@ -22,18 +24,38 @@ class Stream(Protocol):
     slots: list[Slot]
     info: dict[str, object]
     found: list[Diagnostic]
+    notes: list[Note]
+    unknown: list[object]
     complete: bool
     message_id: str
 
     def event(self, event: Event) -> None: ...
 
 
-STREAM_FORMATS: Final[Mapping[str, Callable[[], Stream]]] = MappingProxyType(
+class StreamFormat(NamedTuple):
+    """One stream format: how a stream of it is read, and how the double writes one."""
+
+    stream: Callable[[], Stream]
+    """The state of one stream, fed its events."""
+    script: Callable[[AssistantMessage, str, Split], tuple[Events, Events]]
+    """The events of a message (its texts cut into deltas as asked), and the last ones."""
+    error: Callable[[str], dict[str, object]]
+    """The error event that ends a failed stream, saying a text."""
+    closing: bytes = b""
+    """What a whole stream sends after its last event (OpenAI Chat's `data: [DONE]`)."""
+
+
+STREAM_FORMATS: Final[Mapping[str, StreamFormat]] = MappingProxyType(
     {
-        openai_chat.NAME: openai_chat.Stream,
-        anthropic.NAME: anthropic.Stream,
-        openai_responses.NAME: openai_responses.Stream,
-        gemini.NAME: gemini.Stream,
+        openai_chat.NAME: StreamFormat(
+            openai_chat.Stream, openai_chat.script_events, openai_chat.error_event, openai_chat.CLOSING
+        ),
+        anthropic.NAME: StreamFormat(anthropic.Stream, anthropic.script_events, anthropic.error_event),
+        openai_responses.NAME: StreamFormat(
+            openai_responses.Stream, openai_responses.script_events, openai_responses.error_event
+        ),
+        gemini.NAME: StreamFormat(gemini.Stream, gemini.script_events, gemini.error_event),
     }
 )
-"""The formats whose streams can be assembled, each with the state of one stream."""
+"""The formats whose streams can be assembled, each with the state of one stream (and how the
+double writes one)."""

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 from typing import Final
 
-from message_ir import Diagnostic
-from message_ir.streams._assembled import Call, Kept, Slot, Text
+from message_ir import AssistantMessage, Diagnostic, TextBlock, ToolCall
+from message_ir.adapters import Note
+from message_ir.streams._assembled import Call, Kept, Slot, Text, unknown_event
 from message_ir.streams._framing import Event
+from message_ir.streams._scripting import Events, Split, arguments_text, said_blocks
 
 NAME: Final = "anthropic"
 _CALL_KEYS: Final = ("type", "id", "name", "input")
@@ -40,6 +42,8 @@ class Stream:
         self.blocks: dict[int, Slot] = {}
         self.info: dict[str, object] = {}
         self.found: list[Diagnostic] = []
+        self.notes: list[Note] = []
+        self.unknown: list[object] = []  # events of types not known here, kept in the message's meta
         self.complete = False
         self.message_id = ""
         self._after_end = 0
@@ -75,7 +79,11 @@ class Stream:
                 self.info["usage"] = {**(_as_object(self.info.get("usage")) or {}), **usage}
         elif kind == "message_stop":
             self.complete = True
-        elif kind == "error":
+        elif kind in ("ping", "content_block_stop"):
+            return
+        elif kind != "error":
+            unknown_event(self.unknown, self.notes, event.number, payload, kind)
+        else:
             error = _as_object(payload.get("error")) or {}
             said = error.get("message")
             text = said if type(said) is str else "an error without a message"
@@ -127,3 +135,39 @@ class Stream:
             slot.parts.append(value)
         elif isinstance(slot, Kept):
             slot.data[key] = str(slot.data.get(key, "")) + value
+
+
+# --- the scripted double ------------------------------------------------------------------
+
+
+def script_events(message: AssistantMessage, request_id: str, split: Split) -> tuple[Events, Events]:
+    """The events of `message` (`split` cuts its texts into deltas), and the last ones."""
+    start = {"id": request_id, "type": "message", "role": "assistant", "model": "scripted", "content": []}
+    events: Events = [{"type": "message_start", "message": start}]
+    has_calls = False
+    for index, block in enumerate(said_blocks(message)):
+        if type(block) is TextBlock:
+            events.append(
+                {"type": "content_block_start", "index": index, "content_block": {"type": "text", "text": ""}}
+            )
+            for piece in split(block.text):
+                if piece:
+                    delta = {"type": "text_delta", "text": piece}
+                    events.append({"type": "content_block_delta", "index": index, "delta": delta})
+        else:
+            assert type(block) is ToolCall
+            has_calls = True
+            use = {"type": "tool_use", "id": block.id, "name": block.name, "input": {}}
+            events.append({"type": "content_block_start", "index": index, "content_block": use})
+            for piece in split(arguments_text(block)):
+                delta = {"type": "input_json_delta", "partial_json": piece}
+                events.append({"type": "content_block_delta", "index": index, "delta": delta})
+        events.append({"type": "content_block_stop", "index": index})
+    stop = {"stop_reason": "tool_use" if has_calls else "end_turn", "stop_sequence": None}
+    end: Events = [{"type": "message_delta", "delta": stop, "usage": {"output_tokens": 0}}, {"type": "message_stop"}]
+    return events, end
+
+
+def error_event(text: str) -> dict[str, object]:
+    """The event the provider ends a stream with when it fails, saying `text`."""
+    return {"type": "error", "error": {"type": "api_error", "message": text}}

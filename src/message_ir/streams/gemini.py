@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from typing import Final
 
-from message_ir import Diagnostic
-from message_ir.streams._assembled import Call, Kept, Slot, Text
+from message_ir import AssistantMessage, Diagnostic, TextBlock, ToolCall
+from message_ir.adapters import Note
+from message_ir.streams._assembled import Call, Kept, Slot, Text, unknown_event
 from message_ir.streams._framing import Event
+from message_ir.streams._scripting import Events, Split, said_blocks
 
 NAME: Final = "gemini"
 _VALUES: Final = ("numberValue", "boolValue", "nullValue")
@@ -37,6 +39,8 @@ class Stream:
         self.slots: list[Slot] = []
         self.info: dict[str, object] = {}
         self.found: list[Diagnostic] = []
+        self.notes: list[Note] = []
+        self.unknown: list[object] = []  # events of types not known here, kept in the message's meta
         self.complete = False
         self.message_id = ""
         self._open: Call | None = None  # a call whose arguments are still streaming
@@ -62,7 +66,10 @@ class Stream:
         for key, name in (("modelVersion", "model"), ("usageMetadata", "usage")):
             if key in chunk:
                 self.info[name] = chunk[key]
-        candidates = _as_list(chunk.get("candidates")) or []
+        candidates = _as_list(chunk.get("candidates"))
+        if candidates is None and "usageMetadata" not in chunk and "promptFeedback" not in chunk:
+            unknown_event(self.unknown, self.notes, event.number, chunk, chunk.get("object"))
+            return
         candidate = _as_object(candidates[0]) if candidates else None
         if candidate is None:
             return
@@ -158,3 +165,32 @@ class Stream:
         if self._open is not None:
             self._open.given = {**(self._open.given or {}), **self._args}
             self._open, self._args = None, {}
+
+
+# --- the scripted double ------------------------------------------------------------------
+
+
+def script_events(message: AssistantMessage, request_id: str, split: Split) -> tuple[Events, Events]:
+    """The events of `message` (`split` cuts its texts into deltas), and the last ones."""
+
+    def chunk(parts: list[object], finish: str | None = None) -> dict[str, object]:
+        candidate: dict[str, object] = {"content": {"role": "model", "parts": parts}, "index": 0}
+        if finish is not None:
+            candidate["finishReason"] = finish
+        return {"candidates": [candidate], "modelVersion": "scripted", "responseId": request_id}
+
+    events: Events = []
+    for block in said_blocks(message):
+        if type(block) is TextBlock:
+            events.extend(chunk([{"text": piece}]) for piece in split(block.text) if piece)
+        else:
+            assert type(block) is ToolCall
+            call = {"id": block.id, "name": block.name, "args": block.arguments.thaw()}
+            events.append(chunk([{"functionCall": call}]))
+    end: Events = [chunk([], "STOP")]
+    return events, end
+
+
+def error_event(text: str) -> dict[str, object]:
+    """The event the provider ends a stream with when it fails, saying `text`."""
+    return {"error": {"code": 500, "message": text, "status": "INTERNAL"}}

@@ -14,11 +14,15 @@ from __future__ import annotations
 
 from typing import Final
 
-from message_ir import Diagnostic
-from message_ir.streams._assembled import Call, Kept, Slot, Text
+from message_ir import AssistantMessage, Diagnostic, TextBlock, ToolCall
+from message_ir.adapters import Note
+from message_ir.streams._assembled import Call, Kept, Slot, Text, unknown_event
 from message_ir.streams._framing import DONE, Event
+from message_ir.streams._scripting import Events, Split, arguments_text, said_blocks
 
 NAME: Final = "openai_chat"
+CLOSING: Final = b"data: [DONE]\n\n"
+"""What an OpenAI Chat SSE stream sends after its last chunk."""
 _REASONING_KEYS: Final = ("reasoning_content", "reasoning")
 
 
@@ -38,6 +42,8 @@ class Stream:
         self.calls: dict[int, Call] = {}
         self.info: dict[str, object] = {}
         self.found: list[Diagnostic] = []
+        self.notes: list[Note] = []
+        self.unknown: list[object] = []  # events of types not known here, kept in the message's meta
         self.complete = False
         self.message_id = ""
 
@@ -65,7 +71,10 @@ class Stream:
             self.message_id = str(chunk["id"])
         if _as_object(chunk.get("usage")) is not None:
             self.info["usage"] = chunk["usage"]
-        choices = _as_list(chunk.get("choices")) or []
+        choices = _as_list(chunk.get("choices"))
+        if choices is None and "usage" not in chunk:
+            unknown_event(self.unknown, self.notes, event.number, chunk, chunk.get("object"))
+            return
         choice = _as_object(choices[0]) if choices else None
         if choice is None:
             return
@@ -119,3 +128,36 @@ class Stream:
             self.slots.append(call)
         if type(arguments) is str:
             call.parts.append(arguments)
+
+
+# --- the scripted double ------------------------------------------------------------------
+
+
+def script_events(message: AssistantMessage, request_id: str, split: Split) -> tuple[Events, Events]:
+    """The events of `message` (`split` cuts its texts into deltas), and the last ones."""
+
+    def chunk(delta: dict[str, object], finish: str | None = None) -> dict[str, object]:
+        choice = {"index": 0, "delta": delta, "finish_reason": finish}
+        return {"id": request_id, "object": "chat.completion.chunk", "model": "scripted", "choices": [choice]}
+
+    events: Events = [chunk({"role": "assistant"})]
+    index = 0
+    has_calls = False
+    for block in said_blocks(message):
+        if type(block) is TextBlock:
+            events.extend(chunk({"content": piece}) for piece in split(block.text) if piece)
+            continue
+        assert type(block) is ToolCall
+        has_calls = True
+        first = {"index": index, "id": block.id, "type": "function", "function": {"name": block.name, "arguments": ""}}
+        events.append(chunk({"tool_calls": [first]}))
+        for piece in split(arguments_text(block)):
+            events.append(chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]}))
+        index += 1
+    end: Events = [chunk({}, "tool_calls" if has_calls else "stop")]
+    return events, end
+
+
+def error_event(text: str) -> dict[str, object]:
+    """The event the provider ends a stream with when it fails, saying `text`."""
+    return {"error": {"message": text, "type": "server_error"}}

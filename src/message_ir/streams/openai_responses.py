@@ -15,9 +15,11 @@ from __future__ import annotations
 
 from typing import Final
 
-from message_ir import Diagnostic
-from message_ir.streams._assembled import Call, Kept, Slot, Text
+from message_ir import AssistantMessage, Diagnostic, TextBlock, ToolCall
+from message_ir.adapters import Note
+from message_ir.streams._assembled import Call, Kept, Slot, Text, unknown_event
 from message_ir.streams._framing import Event
+from message_ir.streams._scripting import Events, Split, arguments_text, said_blocks
 
 NAME: Final = "openai_responses"
 _ENDS: Final = ("response.completed", "response.incomplete", "response.failed")
@@ -47,6 +49,8 @@ class Stream:
         self.items: dict[int, Slot] = {}
         self.info: dict[str, object] = {}
         self.found: list[Diagnostic] = []
+        self.notes: list[Note] = []
+        self.unknown: list[object] = []  # events of types not known here, kept in the message's meta
         self.complete = False
         self.message_id = ""
 
@@ -68,8 +72,11 @@ class Stream:
             self._error(event.number, payload.get("message"))
             self.complete = True
             return
+        if type(kind) is not str or not kind.startswith("response."):
+            unknown_event(self.unknown, self.notes, event.number, payload, kind)
+            return
         index = payload.get("output_index")
-        if type(kind) is not str or type(index) is not int:
+        if type(index) is not int:
             return
         if kind == "response.output_item.added":
             self._added(index, _as_object(payload.get("item")) or {}, event.number)
@@ -131,3 +138,42 @@ class Stream:
                 slot.parts[:] = [str(item["arguments"])]
         else:
             slot.data = dict(item)
+
+
+# --- the scripted double ------------------------------------------------------------------
+
+
+def script_events(message: AssistantMessage, request_id: str, split: Split) -> tuple[Events, Events]:
+    """The events of `message` (`split` cuts its texts into deltas), and the last ones."""
+    response = {"id": request_id, "object": "response", "model": "scripted", "status": "in_progress"}
+    events: Events = [{"type": "response.created", "response": response}]
+    for index, block in enumerate(said_blocks(message)):
+        if type(block) is TextBlock:
+            item: dict[str, object] = {"type": "message", "id": f"msg_{index}", "role": "assistant", "content": []}
+            events.append({"type": "response.output_item.added", "output_index": index, "item": item})
+            for piece in split(block.text):
+                if piece:
+                    delta = {"type": "response.output_text.delta", "output_index": index, "content_index": 0}
+                    events.append({**delta, "delta": piece})
+            done = {**item, "content": [{"type": "output_text", "text": block.text, "annotations": []}]}
+        else:
+            assert type(block) is ToolCall
+            item = {
+                "type": "function_call",
+                "id": f"fc_{index}",
+                "call_id": block.id,
+                "name": block.name,
+                "arguments": "",
+            }
+            events.append({"type": "response.output_item.added", "output_index": index, "item": item})
+            for piece in split(arguments_text(block)):
+                events.append({"type": "response.function_call_arguments.delta", "output_index": index, "delta": piece})
+            done = {**item, "arguments": arguments_text(block)}
+        events.append({"type": "response.output_item.done", "output_index": index, "item": done})
+    end: Events = [{"type": "response.completed", "response": {**response, "status": "completed"}}]
+    return events, end
+
+
+def error_event(text: str) -> dict[str, object]:
+    """The event the provider ends a stream with when it fails, saying `text`."""
+    return {"type": "error", "code": "server_error", "message": text}
