@@ -373,3 +373,54 @@ def test_bad_input_on_the_command_line(tmp_path: Path) -> None:
         assert any(line.startswith(said) for line in completed.stderr.splitlines()), completed.stderr
     (message,) = json.loads(_cli("assemble", "--from", "anthropic", str(unknown)).stdout)
     assert message["meta"]["stream"]["unknown_events"] == [{"type": "brand_new_event", "data": 1}]
+
+
+def _gemini(parts: list[object], finish: str | None = None) -> str:
+    candidate: dict[str, object] = {"content": {"role": "model", "parts": parts}}
+    if finish is not None:
+        candidate["finishReason"] = finish
+    return "data: " + json.dumps({"candidates": [candidate], "responseId": "r1"}) + "\n\n"
+
+
+def test_gemini_thoughts_other_parts_errors_and_arguments_for_no_call() -> None:
+    stream = (
+        _gemini([{"text": "Let me ", "thought": True}, {"text": "think.", "thought": True, "thoughtSignature": "sig"}])
+        + _gemini([{"executableCode": {"code": "1+1"}}])
+        + _gemini([{"functionCall": {"partialArgs": [{"jsonPath": "$.a", "stringValue": "x"}]}}])
+        + _gemini([{"functionCall": {"name": "f", "willContinue": True}}])
+        + _gemini([{"functionCall": {"partialArgs": [{"jsonPath": "$.a.b", "numberValue": 2}, {"jsonPath": "x"}]}}])
+        + _gemini([{"functionCall": {"partialArgs": [{"jsonPath": "$.c", "nullValue": None}]}}])
+        + _gemini([{"functionCall": {}}], "STOP")
+        + 'data: {"error": {"code": 429, "message": "Resource exhausted"}}\n\n'
+    )
+    done = assemble(stream, "gemini")
+    assert [str(diagnostic) for diagnostic in done.diagnostics] == [
+        "STREAM_OUT_OF_ORDER: Function-call arguments for no call begun - at `$[2]`",
+        "STREAM_ERROR: The provider said: Resource exhausted - at `$[7]`",
+    ]
+    thought, code, call = done.message.content
+    assert thought.type == "opaque"
+    assert thought.data == {
+        "text": "Let me think.",
+        "thought": True,
+        "thoughtSignature": "sig",
+    }
+    assert code.type == "opaque"
+    assert code.kind == "executableCode"
+    assert type(call) is ToolCall
+    assert call.arguments == {"a": {"b": 2}, "c": None}
+    assert call.meta == {"stream": {"made_up_id": True}}
+
+
+def test_responses_errors_failed_responses_and_items_never_added() -> None:
+    stream = (
+        'data: {"type": "response.created", "response": {"id": "resp_1", "model": "m"}}\n\n'
+        'data: {"type": "response.output_text.delta", "output_index": 4, "delta": "x"}\n\n'
+        'data: {"type": "response.failed", "response": {"id": "resp_1", "error": {"message": "Server overloaded"}}}\n\n'
+    )
+    assert [str(diagnostic) for diagnostic in assemble(stream, "openai_responses").diagnostics] == [
+        "STREAM_OUT_OF_ORDER: A `response.output_text.delta` for output 4, never added - at `$[1]`",
+        "STREAM_ERROR: The provider said: Server overloaded - at `$[2]`",
+    ]
+    error = 'data: {"type": "error", "code": "server_error", "message": "Oops"}\n\n'
+    assert [diagnostic.code for diagnostic in assemble(error, "openai_responses").diagnostics] == ["STREAM_ERROR"]

@@ -204,3 +204,35 @@ def test_on_real_rows_a_fast_path_is_never_more_lenient(name: str, folder: str, 
             data = json.dumps(row, ensure_ascii=False).encode()
             if FAST[name](data):
                 assert FORMATS[name].functions.check_example(data) == (), path.name
+
+
+@pytest.mark.parametrize(
+    "tools",
+    [
+        b"[",  # not JSON
+        b"null",  # no list
+        b'[{"type": "function", "function": {"name": ""}}]',  # a declaration with a problem
+        b'[{"type": "function", "function": {"name": "f"}}, {"type": "function", "function": {"name": "f"}}]',
+        b'[{"type": "function", "function": {"name": "f", "parameters": {"type": "object", "minLength": "x"}}}]',
+        b'[{"type": "function", "function": {"name": "f", "parameters": '
+        + b'{"items": ' * 40
+        + b"{}"
+        + b"}" * 40
+        + b"}}]",
+    ],
+)
+def test_tools_the_careful_path_has_something_to_say_about_leave_the_line_to_it(tools: bytes) -> None:
+    from message_ir.adapters import _fast_line
+
+    assert _fast_line.declared_tools(FORMATS["openai_chat"].tools, tools) is None  # type: ignore[arg-type]  # declared
+
+
+def test_without_the_schema_extra_a_line_declaring_schemas_goes_to_the_careful_path() -> None:
+    from unittest import mock
+
+    from message_ir.adapters import _fast_line, _schema_engine
+
+    tools = b'[{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}]'
+    with mock.patch.object(_schema_engine, "available", return_value=False):
+        assert _fast_line.declared_tools(FORMATS["openai_chat"].tools, tools) is None  # type: ignore[arg-type]
+    assert _fast_line.declared_tools(FORMATS["openai_chat"].tools, tools) is not None  # type: ignore[arg-type]

@@ -211,7 +211,12 @@ def _result(
         return None
     status = result.get("status")
     if status is not None and status not in ("success", "error"):
-        state.problem(result_path + ".status", f"Expected `success` or `error`, got {_json.kind(status)} {status!r}")
+        state.problem(
+            result_path + ".status",
+            f"Expected `success` or `error`, got {status!r}"
+            if type(status) is str
+            else f"Expected `success` or `error`, got `{_json.kind(status)}`",
+        )
         return None
     content = result.get("content", [])
     parts = _blocks(state, content, result_path + ".content")

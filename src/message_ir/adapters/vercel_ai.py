@@ -196,7 +196,10 @@ def _assistant_part(
 
 def _tool(state: LoadState, record: dict[str, object], path: str, forms: set[str]) -> None:
     parts = as_array(record.get("content"))
-    if parts is None or not parts:
+    if parts == []:
+        state.problem(path + ".content", "Expected at least one `tool-result` part, got none")
+        return
+    if parts is None:
         state.problem(
             path + ".content", f"Expected a list of `tool-result` parts, got `{_json.kind(record.get('content'))}`"
         )
