@@ -14,7 +14,7 @@ from typing import Final
 
 import msgspec
 
-from message_ir.adapters._fast_line import Linkage, declared_tools
+from message_ir.adapters import _fast_line
 from message_ir.adapters._ids import IdRule
 from message_ir.adapters._tools import ToolReader
 
@@ -89,13 +89,9 @@ def chat_fast_path(tools: ToolReader, rule: IdRule, *, text_arguments: bool) -> 
             record = decode(line)
         except msgspec.DecodeError:
             return False
-        declared = None
-        text = bytes(record.tools)
-        if text != b"null":
-            declared = declared_tools(tools, text)
-            if declared is None:
-                return False
-        linkage = Linkage(declared, rule)
+        linkage = _fast_line.linkage(tools, record.tools, rule)
+        if linkage is None:
+            return False
         for message in record.messages:
             role = message.role
             if role == "tool":

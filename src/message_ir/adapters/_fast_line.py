@@ -69,6 +69,23 @@ def declared_tools(reader: ToolReader, text: bytes) -> Declared | None:
     return found
 
 
+def declared_of(reader: ToolReader, tools: msgspec.Raw) -> tuple[bool, Declared | None]:
+    """Whether the fast path can take a line's `tools` (its raw JSON; `null` when it declares
+    none), and their validators (`None`: none declared, any call goes)."""
+    text = bytes(tools)
+    if text == b"null":
+        return True, None
+    declared = declared_tools(reader, text)
+    return declared is not None, declared
+
+
+def linkage(reader: ToolReader, tools: msgspec.Raw, rule: IdRule) -> Linkage | None:
+    """The `Linkage` of a line whose `tools` the fast path can take (see `declared_of`), or
+    `None` when they are the careful path's to judge."""
+    taken, declared = declared_of(reader, tools)
+    return Linkage(declared, rule) if taken else None
+
+
 def _declared(reader: ToolReader, text: bytes) -> Declared | None:
     try:
         value = decode(text)

@@ -564,13 +564,9 @@ def _is_clean(line: bytes) -> bool:
         body = _body(line)
     except msgspec.DecodeError:
         return False
-    declared = None
-    tools = bytes(body.tools)
-    if tools != b"null":
-        declared = _fast_line.declared_tools(_TOOLS, tools)
-        if declared is None:
-            return False
-    linkage = _fast_line.Linkage(declared, _ID_RULE)
+    linkage = _fast_line.linkage(_TOOLS, body.tools, _ID_RULE)
+    if linkage is None:
+        return False
     for content in body.contents:
         parts = content.parts
         if not parts:

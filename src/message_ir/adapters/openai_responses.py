@@ -468,13 +468,9 @@ def _is_clean(line: bytes) -> bool:
         body = _body(line)
     except msgspec.DecodeError:
         return False
-    declared = None
-    tools = bytes(body.tools)
-    if tools != b"null":
-        declared = _fast_line.declared_tools(_TOOLS, tools)
-        if declared is None:
-            return False
-    linkage = _fast_line.Linkage(declared, ID_RULE)
+    linkage = _fast_line.linkage(_TOOLS, body.tools, ID_RULE)
+    if linkage is None:
+        return False
     in_run = False  # within a run of output items: one assistant message
     for item in body.input:
         if type(item) is _FunctionCall:

@@ -302,12 +302,9 @@ def _is_clean(line: bytes) -> bool:
         row = _row(line)
     except msgspec.DecodeError:
         return False
-    declared = None
-    tools = bytes(row.tools)
-    if tools != b"null":
-        declared = _fast_line.declared_tools(_TOOLS, tools)
-        if declared is None:
-            return False
+    taken, declared = _fast_line.declared_of(_TOOLS, row.tools)
+    if not taken:
+        return False
     turns = row.conversations
     first = 1 if turns and turns[0].speaker == "system" else 0
     if len(turns) == first or (len(turns) - first) % 2:
