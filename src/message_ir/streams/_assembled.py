@@ -27,6 +27,7 @@ from message_ir import (
     tool_call,
 )
 from message_ir.adapters import Note
+from message_ir.streams._framing import Event
 
 _decode: Final = msgspec.json.Decoder(object).decode
 STREAM_KEY: Final = "stream"
@@ -46,6 +47,45 @@ class Assembled(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     diagnostics: tuple[Diagnostic, ...]
     complete: bool
     notes: tuple[Note, ...] = ()
+
+
+def as_object(value: object) -> dict[str, object] | None:
+    """`value` when it is a JSON object (parsed here: nothing of a caller's runs), else `None`."""
+    return value if type(value) is dict else None
+
+
+def as_list(value: object) -> list[object] | None:
+    """`value` when it is a JSON array, else `None`."""
+    return value if type(value) is list else None
+
+
+class StreamState:
+    """What every format's stream state holds as events arrive: the blocks so far (`slots`),
+    what goes in the message's `meta` (`info`, and the `unknown` events), the diagnostics and
+    notes, whether the stream ended, and the response's ID."""
+
+    def __init__(self) -> None:
+        self.slots: list[Slot] = []
+        self.info: dict[str, object] = {}
+        self.found: list[Diagnostic] = []
+        self.notes: list[Note] = []
+        self.unknown: list[object] = []  # events of types not known here, kept in the message's meta
+        self.complete = False
+        self.message_id = ""
+
+    def event(self, event: Event) -> None:  # pragma: no cover - every format's `Stream` has its own
+        """Take the stream's next event."""
+        raise NotImplementedError
+
+    def error(self, number: int, message: object) -> None:
+        """The provider's error event (`number`), saying `message`: the stream is over."""
+        text = message if type(message) is str else "an error without a message"
+        self.found.append(Diagnostic("STREAM_ERROR", number, f"$[{number}]", f"The provider said: {text}"))
+        self.complete = True
+
+    def out_of_order(self, number: int, text: str) -> None:
+        """An event (`number`) for something never started, or after the end."""
+        self.found.append(Diagnostic("STREAM_OUT_OF_ORDER", number, f"$[{number}]", text))
 
 
 def unknown_event(unknown: list[object], notes: list[Note], number: int, payload: object, kind: object) -> None:

@@ -8,34 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Final, NamedTuple, Protocol
+from typing import Final, NamedTuple
 
-from message_ir import AssistantMessage, Diagnostic
-from message_ir.adapters import Note
+from message_ir import AssistantMessage
 from message_ir.streams import anthropic, gemini, openai_chat, openai_responses
-from message_ir.streams._assembled import Slot
-from message_ir.streams._framing import Event
+from message_ir.streams._assembled import StreamState
 from message_ir.streams._scripting import Events, Split
-
-
-class Stream(Protocol):
-    """The state of one stream as its events arrive (each stream format's `Stream`)."""
-
-    slots: list[Slot]
-    info: dict[str, object]
-    found: list[Diagnostic]
-    notes: list[Note]
-    unknown: list[object]
-    complete: bool
-    message_id: str
-
-    def event(self, event: Event) -> None: ...
 
 
 class StreamFormat(NamedTuple):
     """One stream format: how a stream of it is read, and how the double writes one."""
 
-    stream: Callable[[], Stream]
+    stream: Callable[[], StreamState]
     """The state of one stream, fed its events."""
     script: Callable[[AssistantMessage, str, Split], tuple[Events, Events]]
     """The events of a message (its texts cut into deltas as asked), and the last ones."""

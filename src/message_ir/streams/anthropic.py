@@ -15,9 +15,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from message_ir import AssistantMessage, Diagnostic, TextBlock, ToolCall
-from message_ir.adapters import Note
-from message_ir.streams._assembled import Call, Kept, Slot, Text, unknown_event
+from message_ir import AssistantMessage, TextBlock, ToolCall
+from message_ir.streams._assembled import Call, Kept, Slot, StreamState, Text, as_list, as_object, unknown_event
 from message_ir.streams._framing import Event
 from message_ir.streams._scripting import Events, Split, arguments_text, said_blocks
 
@@ -26,40 +25,26 @@ _CALL_KEYS: Final = ("type", "id", "name", "input")
 _DELTA_TEXT: Final = {"text_delta": "text", "thinking_delta": "thinking", "signature_delta": "signature"}
 
 
-def _as_object(value: object) -> dict[str, object] | None:
-    return value if type(value) is dict else None
-
-
-def _as_list(value: object) -> list[object] | None:
-    return value if type(value) is list else None
-
-
-class Stream:
+class Stream(StreamState):
     """The state of one Anthropic stream as its events arrive."""
 
     def __init__(self) -> None:
-        self.slots: list[Slot] = []
+        super().__init__()
         self.blocks: dict[int, Slot] = {}
-        self.info: dict[str, object] = {}
-        self.found: list[Diagnostic] = []
-        self.notes: list[Note] = []
-        self.unknown: list[object] = []  # events of types not known here, kept in the message's meta
-        self.complete = False
-        self.message_id = ""
         self._after_end = 0
 
     def event(self, event: Event) -> None:
-        payload = _as_object(event.value)
+        payload = as_object(event.value)
         if payload is None:
             return
         kind = payload.get("type")
         if self.complete and kind != "ping":
             self._after_end += 1
             if self._after_end == 1:
-                self._out_of_order(event.number, f"A `{kind}` event after the stream's end (`message_stop`)")
+                self.out_of_order(event.number, f"A `{kind}` event after the stream's end (`message_stop`)")
             return
         if kind == "message_start":
-            message = _as_object(payload.get("message")) or {}
+            message = as_object(payload.get("message")) or {}
             if type(message.get("id")) is str:
                 self.message_id = str(message["id"])
                 self.info["response_id"] = message["id"]
@@ -71,12 +56,12 @@ class Stream:
         elif kind == "content_block_delta":
             self._delta(payload, event.number)
         elif kind == "message_delta":
-            delta = _as_object(payload.get("delta")) or {}
+            delta = as_object(payload.get("delta")) or {}
             if type(delta.get("stop_reason")) is str:
                 self.info["stop_reason"] = delta["stop_reason"]
-            usage = _as_object(payload.get("usage"))
+            usage = as_object(payload.get("usage"))
             if usage is not None:
-                self.info["usage"] = {**(_as_object(self.info.get("usage")) or {}), **usage}
+                self.info["usage"] = {**(as_object(self.info.get("usage")) or {}), **usage}
         elif kind == "message_stop":
             self.complete = True
         elif kind in ("ping", "content_block_stop"):
@@ -84,21 +69,12 @@ class Stream:
         elif kind != "error":
             unknown_event(self.unknown, self.notes, event.number, payload, kind)
         else:
-            error = _as_object(payload.get("error")) or {}
-            said = error.get("message")
-            text = said if type(said) is str else "an error without a message"
-            self.found.append(
-                Diagnostic("STREAM_ERROR", event.number, f"$[{event.number}]", f"The provider said: {text}")
-            )
-            self.complete = True
-
-    def _out_of_order(self, number: int, text: str) -> None:
-        self.found.append(Diagnostic("STREAM_OUT_OF_ORDER", number, f"$[{number}]", text))
+            self.error(event.number, (as_object(payload.get("error")) or {}).get("message"))
 
     def _start(self, payload: dict[str, object], number: int) -> None:
-        index, block = payload.get("index"), _as_object(payload.get("content_block"))
+        index, block = payload.get("index"), as_object(payload.get("content_block"))
         if type(index) is not int or block is None or type(block.get("type")) is not str:
-            self._out_of_order(number, "A `content_block_start` without an `index` or a block")
+            self.out_of_order(number, "A `content_block_start` without an `index` or a block")
             return
         kind = str(block["type"])
         slot: Slot
@@ -106,7 +82,7 @@ class Stream:
         if kind == "text":
             slot = Text([str(block["text"])] if type(block.get("text")) is str and block["text"] else [])
         elif kind == "tool_use" and type(call_id) is str and call_id and type(name) is str and name:
-            given = _as_object(block.get("input"))
+            given = as_object(block.get("input"))
             kept = {key: value for key, value in block.items() if key not in _CALL_KEYS}
             slot = Call(call_id, name, number, given=given if given else None, kept={"block": kept} if kept else {})
         else:
@@ -115,10 +91,10 @@ class Stream:
         self.slots.append(slot)
 
     def _delta(self, payload: dict[str, object], number: int) -> None:
-        index, delta = payload.get("index"), _as_object(payload.get("delta")) or {}
+        index, delta = payload.get("index"), as_object(payload.get("delta")) or {}
         slot = self.blocks.get(index) if type(index) is int else None
         if slot is None:
-            self._out_of_order(number, f"A delta for block {index}, which never started")
+            self.out_of_order(number, f"A delta for block {index}, which never started")
             return
         kind = delta.get("type")
         if kind == "input_json_delta" and type(delta.get("partial_json")) is str:
@@ -129,7 +105,7 @@ class Stream:
         value = delta.get(key) if key else None
         if type(value) is not str:
             if isinstance(slot, Kept):  # citations and other deltas: kept in order
-                slot.data["deltas"] = [*(_as_list(slot.data.get("deltas")) or []), delta]
+                slot.data["deltas"] = [*(as_list(slot.data.get("deltas")) or []), delta]
             return
         if isinstance(slot, Text) and key == "text":
             slot.parts.append(value)

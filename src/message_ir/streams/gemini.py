@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from message_ir import AssistantMessage, Diagnostic, TextBlock, ToolCall
-from message_ir.adapters import Note
-from message_ir.streams._assembled import Call, Kept, Slot, Text, unknown_event
+from message_ir import AssistantMessage, TextBlock, ToolCall
+from message_ir.streams._assembled import Call, Kept, StreamState, Text, as_list, as_object, unknown_event
 from message_ir.streams._framing import Event
 from message_ir.streams._scripting import Events, Split, said_blocks
 
@@ -24,41 +23,22 @@ NAME: Final = "gemini"
 _VALUES: Final = ("numberValue", "boolValue", "nullValue")
 
 
-def _as_object(value: object) -> dict[str, object] | None:
-    return value if type(value) is dict else None
-
-
-def _as_list(value: object) -> list[object] | None:
-    return value if type(value) is list else None
-
-
-class Stream:
+class Stream(StreamState):
     """The state of one Gemini stream as its chunks arrive."""
 
     def __init__(self) -> None:
-        self.slots: list[Slot] = []
-        self.info: dict[str, object] = {}
-        self.found: list[Diagnostic] = []
-        self.notes: list[Note] = []
-        self.unknown: list[object] = []  # events of types not known here, kept in the message's meta
-        self.complete = False
-        self.message_id = ""
+        super().__init__()
         self._open: Call | None = None  # a call whose arguments are still streaming
         self._args: dict[str, object] = {}
         self._calls = 0
 
     def event(self, event: Event) -> None:
-        chunk = _as_object(event.value)
+        chunk = as_object(event.value)
         if chunk is None:
             return
-        error = _as_object(chunk.get("error"))
+        error = as_object(chunk.get("error"))
         if error is not None:
-            message = error.get("message")
-            text = message if type(message) is str else "an error without a message"
-            self.found.append(
-                Diagnostic("STREAM_ERROR", event.number, f"$[{event.number}]", f"The provider said: {text}")
-            )
-            self.complete = True
+            self.error(event.number, error.get("message"))
             return
         if type(chunk.get("responseId")) is str:
             self.message_id = str(chunk["responseId"])
@@ -66,15 +46,15 @@ class Stream:
         for key, name in (("modelVersion", "model"), ("usageMetadata", "usage")):
             if key in chunk:
                 self.info[name] = chunk[key]
-        candidates = _as_list(chunk.get("candidates"))
+        candidates = as_list(chunk.get("candidates"))
         if candidates is None and "usageMetadata" not in chunk and "promptFeedback" not in chunk:
             unknown_event(self.unknown, self.notes, event.number, chunk, chunk.get("object"))
             return
-        candidate = _as_object(candidates[0]) if candidates else None
+        candidate = as_object(candidates[0]) if candidates else None
         if candidate is None:
             return
-        content = _as_object(candidate.get("content")) or {}
-        for part in map(_as_object, _as_list(content.get("parts")) or []):
+        content = as_object(candidate.get("content")) or {}
+        for part in map(as_object, as_list(content.get("parts")) or []):
             if part is not None:
                 self._part(part, event.number)
         if type(candidate.get("finishReason")) is str:
@@ -83,7 +63,7 @@ class Stream:
             self._close()
 
     def _part(self, part: dict[str, object], number: int) -> None:
-        call = _as_object(part.get("functionCall"))
+        call = as_object(part.get("functionCall"))
         signature = part.get("thoughtSignature")
         if call is not None:
             self._call(call, signature, number)
@@ -110,16 +90,12 @@ class Stream:
         last_text.parts.append(text)
 
     def _call(self, call: dict[str, object], signature: object, number: int) -> None:
-        name, partial = call.get("name"), _as_list(call.get("partialArgs"))
+        name, partial = call.get("name"), as_list(call.get("partialArgs"))
         if partial is not None:
             if self._open is None:
-                self.found.append(
-                    Diagnostic(
-                        "STREAM_OUT_OF_ORDER", number, f"$[{number}]", "Function-call arguments for no call begun"
-                    )
-                )
+                self.out_of_order(number, "Function-call arguments for no call begun")
                 return
-            for item in map(_as_object, partial):
+            for item in map(as_object, partial):
                 if item is not None:
                     self._partial(item)
             return
@@ -135,7 +111,7 @@ class Stream:
         if type(signature) is str:
             kept["thoughtSignature"] = signature
         self._calls += 1
-        slot = Call(call_id, name, number, given=_as_object(call.get("args")), kept=kept)
+        slot = Call(call_id, name, number, given=as_object(call.get("args")), kept=kept)
         self.slots.append(slot)
         if call.get("willContinue") is True:
             self._open, self._args = slot, {}
@@ -147,7 +123,7 @@ class Stream:
         keys = path[2:].split(".")
         target = self._args
         for key in keys[:-1]:
-            inner = _as_object(target.get(key))
+            inner = as_object(target.get(key))
             if inner is None:
                 inner = {}
                 target[key] = inner

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from message_ir import AssistantMessage, Diagnostic, TextBlock, ToolCall
-from message_ir.adapters import Note
-from message_ir.streams._assembled import Call, Kept, Slot, Text, unknown_event
+from message_ir import AssistantMessage, TextBlock, ToolCall
+from message_ir.streams._assembled import Call, Kept, StreamState, Text, as_list, as_object, unknown_event
 from message_ir.streams._framing import DONE, Event
 from message_ir.streams._scripting import Events, Split, arguments_text, said_blocks
 
@@ -26,59 +25,40 @@ CLOSING: Final = b"data: [DONE]\n\n"
 _REASONING_KEYS: Final = ("reasoning_content", "reasoning")
 
 
-def _as_object(value: object) -> dict[str, object] | None:
-    return value if type(value) is dict else None
-
-
-def _as_list(value: object) -> list[object] | None:
-    return value if type(value) is list else None
-
-
-class Stream:
+class Stream(StreamState):
     """The state of one OpenAI Chat stream as its events arrive."""
 
     def __init__(self) -> None:
-        self.slots: list[Slot] = []
+        super().__init__()
         self.calls: dict[int, Call] = {}
-        self.info: dict[str, object] = {}
-        self.found: list[Diagnostic] = []
-        self.notes: list[Note] = []
-        self.unknown: list[object] = []  # events of types not known here, kept in the message's meta
-        self.complete = False
-        self.message_id = ""
 
     def event(self, event: Event) -> None:
         value = event.value
         if value == DONE:
             self.complete = True
             return
-        chunk = _as_object(value)
+        chunk = as_object(value)
         if chunk is None:
             return
-        error = _as_object(chunk.get("error"))
+        error = as_object(chunk.get("error"))
         if error is not None:
-            message = error.get("message")
-            text = message if type(message) is str else "an error without a message"
-            self.found.append(
-                Diagnostic("STREAM_ERROR", event.number, f"$[{event.number}]", f"The provider said: {text}")
-            )
-            self.complete = True
+            self.error(event.number, error.get("message"))
             return
         for key in ("id", "model"):
             if type(chunk.get(key)) is str and key not in self.info:
                 self.info["response_id" if key == "id" else key] = chunk[key]
         if type(chunk.get("id")) is str and not self.message_id:
             self.message_id = str(chunk["id"])
-        if _as_object(chunk.get("usage")) is not None:
+        if as_object(chunk.get("usage")) is not None:
             self.info["usage"] = chunk["usage"]
-        choices = _as_list(chunk.get("choices"))
+        choices = as_list(chunk.get("choices"))
         if choices is None and "usage" not in chunk:
             unknown_event(self.unknown, self.notes, event.number, chunk, chunk.get("object"))
             return
-        choice = _as_object(choices[0]) if choices else None
+        choice = as_object(choices[0]) if choices else None
         if choice is None:
             return
-        delta = _as_object(choice.get("delta")) or {}
+        delta = as_object(choice.get("delta")) or {}
         for key in _REASONING_KEYS:
             if type(delta.get(key)) is str and delta[key]:
                 self._reasoning(key, str(delta[key]))
@@ -88,8 +68,8 @@ class Stream:
                 last = Text()
                 self.slots.append(last)
             last.parts.append(str(delta["content"]))
-        for item in _as_list(delta.get("tool_calls")) or []:
-            fragment = _as_object(item)
+        for item in as_list(delta.get("tool_calls")) or []:
+            fragment = as_object(item)
             if fragment is not None:
                 self._call(fragment, event.number)
         if type(choice.get("finish_reason")) is str:
@@ -105,7 +85,7 @@ class Stream:
 
     def _call(self, fragment: dict[str, object], number: int) -> None:
         index = fragment.get("index")
-        function = _as_object(fragment.get("function")) or {}
+        function = as_object(fragment.get("function")) or {}
         arguments = function.get("arguments")
         if type(index) is not int:
             index = len(self.calls) if type(fragment.get("id")) is str else -1
@@ -113,14 +93,9 @@ class Stream:
         if call is None:
             call_id, name = fragment.get("id"), function.get("name")
             if type(call_id) is not str or not call_id or type(name) is not str or not name:
-                self.found.append(
-                    Diagnostic(
-                        "STREAM_OUT_OF_ORDER",
-                        number,
-                        f"$[{number}]",
-                        f"A tool-call fragment for index {index}, whose first fragment (with its `id` and name)"
-                        " never came",
-                    )
+                self.out_of_order(
+                    number,
+                    f"A tool-call fragment for index {index}, whose first fragment (with its `id` and name) never came",
                 )
                 return
             call = Call(call_id, name, number)

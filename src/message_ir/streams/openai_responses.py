@@ -15,9 +15,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from message_ir import AssistantMessage, Diagnostic, TextBlock, ToolCall
-from message_ir.adapters import Note
-from message_ir.streams._assembled import Call, Kept, Slot, Text, unknown_event
+from message_ir import AssistantMessage, TextBlock, ToolCall
+from message_ir.streams._assembled import Call, Kept, Slot, StreamState, Text, as_list, as_object, unknown_event
 from message_ir.streams._framing import Event
 from message_ir.streams._scripting import Events, Split, arguments_text, said_blocks
 
@@ -25,52 +24,37 @@ NAME: Final = "openai_responses"
 _ENDS: Final = ("response.completed", "response.incomplete", "response.failed")
 
 
-def _as_object(value: object) -> dict[str, object] | None:
-    return value if type(value) is dict else None
-
-
-def _as_list(value: object) -> list[object] | None:
-    return value if type(value) is list else None
-
-
 def _message_text(item: dict[str, object]) -> str:
     texts = []
-    for part in map(_as_object, _as_list(item.get("content")) or []):
+    for part in map(as_object, as_list(item.get("content")) or []):
         if part is not None and part.get("type") == "output_text" and type(part.get("text")) is str:
             texts.append(str(part["text"]))
     return "".join(texts)
 
 
-class Stream:
+class Stream(StreamState):
     """The state of one Responses stream as its events arrive."""
 
     def __init__(self) -> None:
-        self.slots: list[Slot] = []
+        super().__init__()
         self.items: dict[int, Slot] = {}
-        self.info: dict[str, object] = {}
-        self.found: list[Diagnostic] = []
-        self.notes: list[Note] = []
-        self.unknown: list[object] = []  # events of types not known here, kept in the message's meta
-        self.complete = False
-        self.message_id = ""
 
     def event(self, event: Event) -> None:
-        payload = _as_object(event.value)
+        payload = as_object(event.value)
         if payload is None:
             return
         kind = payload.get("type")
-        response = _as_object(payload.get("response"))
+        response = as_object(payload.get("response"))
         if response is not None:
             self._response(response)
         if kind in _ENDS:
             self.complete = True
             if kind == "response.failed":
-                error = _as_object((response or {}).get("error")) or {}
-                self._error(event.number, error.get("message"))
+                error = as_object((response or {}).get("error")) or {}
+                self.error(event.number, error.get("message"))
             return
         if kind == "error":
-            self._error(event.number, payload.get("message"))
-            self.complete = True
+            self.error(event.number, payload.get("message"))
             return
         if type(kind) is not str or not kind.startswith("response."):
             unknown_event(self.unknown, self.notes, event.number, payload, kind)
@@ -79,20 +63,13 @@ class Stream:
         if type(index) is not int:
             return
         if kind == "response.output_item.added":
-            self._added(index, _as_object(payload.get("item")) or {}, event.number)
+            self._added(index, as_object(payload.get("item")) or {}, event.number)
             return
         slot = self.items.get(index)
         if slot is None:
-            self.found.append(
-                Diagnostic(
-                    "STREAM_OUT_OF_ORDER",
-                    event.number,
-                    f"$[{event.number}]",
-                    f"A `{kind}` for output {index}, never added",
-                )
-            )
+            self.out_of_order(event.number, f"A `{kind}` for output {index}, never added")
             return
-        delta, item = payload.get("delta"), _as_object(payload.get("item"))
+        delta, item = payload.get("delta"), as_object(payload.get("item"))
         if (kind == "response.output_text.delta" and isinstance(slot, Text) and type(delta) is str) or (
             kind == "response.function_call_arguments.delta" and isinstance(slot, Call) and type(delta) is str
         ):
@@ -110,10 +87,6 @@ class Stream:
         for key in ("model", "usage", "status"):
             if response.get(key) is not None:
                 self.info["stop_reason" if key == "status" else key] = response[key]
-
-    def _error(self, number: int, message: object) -> None:
-        text = message if type(message) is str else "an error without a message"
-        self.found.append(Diagnostic("STREAM_ERROR", number, f"$[{number}]", f"The provider said: {text}"))
 
     def _added(self, index: int, item: dict[str, object], number: int) -> None:
         kind = item.get("type")
