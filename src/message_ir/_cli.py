@@ -1038,7 +1038,7 @@ def _assemble(arguments: _Arguments) -> int:
     event of an unknown type, ...)."""
     path = arguments.path
     assert path is not None  # a required argument of `assemble`
-    data, _ = _read(path)
+    data, read_as = _read(path)
     done = assemble(data, arguments.stream_format)
     for diagnostic in done.diagnostics:
         _err(_diagnostic_line(path, diagnostic))
@@ -1052,7 +1052,7 @@ def _assemble(arguments: _Arguments) -> int:
         written = FORMATS[target].dumps(converted)
     else:
         written = encode_transcript((done.message,))
-    _write(arguments.output, _ended(written))
+    _write(arguments.output, _ended(written), read_as)
     return EXIT_INVALID if done.diagnostics or done.notes else EXIT_VALID
 
 

@@ -29,8 +29,22 @@ def test_every_recorded_request_loads_writes_back_exactly_and_is_told_from_anthr
     assert detect(data) == "bedrock"
 
 
+NAMED = {
+    "pydantic-ai_converse-request_claude-3-7-sonnet_reasoning-tooluse-toolresult.json",
+    "pydantic-ai_converse-request_kimi-k2-thinking_functions-style-tooluseid.json",
+    "pydantic-ai_converse-request_llama_toolresult-with-document.json",
+    "pydantic-ai_converse-request_nova_server-tool-use-and-result-in-assistant.json",
+    "pydantic-ai_converse-request_nova_tool-roundtrip-then-retry-prompt.json",
+    "pydantic-ai_converse-request_nova_toolresult-status-error.json",
+    "pydantic-ai_converse-request_nova_toolresult-then-text-and-document.json",
+}
+"""The requests PROVENANCE.md names (a request the folder gains joins the round trip only)."""
+
+
 def test_the_recorded_requests_break_no_rule_but_kimis_documented_id_pattern() -> None:
-    found = {path.name: [str(diagnostic) for diagnostic in bedrock.check(path.read_bytes())] for path in REQUESTS}
+    named = [path for path in REQUESTS if path.name in NAMED]
+    assert len(named) == len(NAMED)
+    found = {path.name: [str(diagnostic) for diagnostic in bedrock.check(path.read_bytes())] for path in named}
     assert found.pop("pydantic-ai_converse-request_kimi-k2-thinking_functions-style-tooluseid.json") == [
         "BAD_TOOL_CALL_ID_FORMAT: Tool call ID 'functions.get_temperature:0' has characters not allowed;"
         " Bedrock accepts `^[a-zA-Z0-9_-]+$`, at most 64 characters"
@@ -112,7 +126,7 @@ def test_convert_from_anthropic_and_openai_chat_passes_bedrocks_check() -> None:
     chat = openai_chat.load(
         [
             {"role": "system", "content": "Be brief."},
-            {"role": "user", "content": "Capital of France?"},
+            {"role": "user", "content": "Capital of Peru?"},
             {
                 "role": "assistant",
                 "content": None,
@@ -127,7 +141,7 @@ def test_convert_from_anthropic_and_openai_chat_passes_bedrocks_check() -> None:
     assert written == {
         "system": [{"text": "Be brief."}],
         "messages": [
-            {"role": "user", "content": [{"text": "Capital of France?"}]},
+            {"role": "user", "content": [{"text": "Capital of Peru?"}]},
             {"role": "assistant", "content": [{"toolUse": as_bedrock_call(as_bedrock)}]},
             {
                 "role": "user",

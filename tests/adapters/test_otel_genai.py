@@ -93,12 +93,12 @@ def test_kin_formats_are_refused_by_name(pattern: str, said: str) -> None:
 
 def test_the_conventions_own_example_is_reported_as_it_breaks_its_schema() -> None:
     example = [
-        {"role": "user", "parts": [{"type": "text", "content": "Weather in Paris?"}]},
+        {"role": "user", "parts": [{"type": "text", "content": "Weather in Lyon?"}]},
         {
             "role": "assistant",
-            "parts": [{"type": "tool_call", "id": "call_1", "name": "get_weather", "arguments": {"location": "Paris"}}],
+            "parts": [{"type": "tool_call", "id": "call_1", "name": "get_weather", "arguments": {"location": "Lyon"}}],
         },
-        {"role": "tool", "parts": [{"type": "tool_call_response", "id": " call_1", "result": "rainy, 57°F"}]},
+        {"role": "tool", "parts": [{"type": "tool_call_response", "id": " call_1", "result": "windy, 9 °C"}]},
     ]
     assert [str(diagnostic) for diagnostic in otel_genai.check(example)] == [
         "MISSING_TOOL_RESULT: Tool call 'call_1' has no result after it - at `$[1].parts[0]`",
