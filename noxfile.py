@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 
 import nox
 
@@ -29,6 +30,15 @@ def group(name: str) -> list[str]:
     return list(nox.project.dependency_groups(PYPROJECT, name))
 
 
+def chromium(session: nox.Session) -> None:
+    """Debian's Chromium for the browser test of rendered pages (tests/test_render_browser.py),
+    installed through apt-get when it is missing; the test fails under CI without it."""
+    if shutil.which("chromium") is not None or shutil.which("apt-get") is None:
+        return
+    session.run("apt-get", "update", "--quiet", external=True)
+    session.run("apt-get", "install", "--yes", "--quiet", "--no-install-recommends", "chromium", external=True)
+
+
 @nox.session(python="3.11")
 def lint(session: nox.Session) -> None:
     """ruff: lint rules and formatting."""
@@ -49,6 +59,7 @@ def tests(session: nox.Session) -> None:
     """pytest, the property suite included, against the installed package (with its extras:
     the schema checks and the Dask cluster test run)."""
     session.install(".[schema,dask,parquet]", *group("test"))
+    chromium(session)
     session.run("pytest", "--ignore=tests/roundtrip", *session.posargs)
 
 
@@ -94,6 +105,7 @@ def tests_compiled(session: nox.Session) -> None:
     session.install(f"{compiled_wheel(session)}[schema,dask,parquet]", *group("test"))
     check = "; ".join(f"import {name}; assert {name}.__file__.endswith('.so'), {name}.__file__" for name in COMPILED)
     session.run("python", "-c", check)
+    chromium(session)
     session.run("pytest", *session.posargs)
 
 
@@ -102,6 +114,7 @@ def coverage(session: nox.Session) -> None:
     """Branch coverage of the package over the whole suite, the command line's child processes
     included; fails under the `fail_under` of pyproject.toml (95)."""
     session.install("-e", ".[schema,dask,parquet]", *group("test"), *group("coverage"))
+    chromium(session)
     session.run("coverage", "erase")
     session.run(
         "coverage",

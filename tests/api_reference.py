@@ -17,6 +17,7 @@ MODULES = (
     "message_ir.datasets",
     "message_ir.datasets.dask",
     "message_ir.redact",
+    "message_ir.render",
     "message_ir.streams",
     "message_ir.usage",
 )

@@ -16,7 +16,7 @@ import sys
 import time
 from collections.abc import Collection, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
-from typing import BinaryIO, Final, NamedTuple, TextIO
+from typing import BinaryIO, Final, Literal, NamedTuple, TextIO
 
 import msgspec
 
@@ -34,6 +34,7 @@ from message_ir.adapters._load_state import source_index
 from message_ir.adapters._surrogates import replaced as replaced_surrogates
 from message_ir.datasets import CHECKERS, DEFAULT_FORMAT, TokenizerError, Tokens, check_dataset
 from message_ir.redact import RULES, literal_rule, pattern_rule, redact_file_bytes
+from message_ir.render import render_file_bytes
 from message_ir.streams import STREAM_FORMATS, assemble
 from message_ir.usage import By, Row, calls, read_prices, summarize
 
@@ -76,6 +77,7 @@ class _Arguments(argparse.Namespace):
     max_tokens: int | None
     stream_format: str
     stream_target: str | None
+    page_format: Literal["html", "markdown"]
 
 
 class _FileReport(msgspec.Struct, frozen=True):
@@ -241,6 +243,8 @@ def _run(argv: Sequence[str] | None) -> int:
             return _usage(arguments)
         if arguments.command == "assemble":
             return _assemble(arguments)
+        if arguments.command == "render":
+            return _render(arguments)
         if arguments.command == "formats":
             width = max(len(declared.cli_name) for declared in FORMATS.values()) + 2
             for declared in FORMATS.values():
@@ -418,6 +422,27 @@ def _parser() -> argparse.ArgumentParser:
     )
     usage.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     _format_option(usage, "--from", "the logs' format (default: detected)")
+    rendering = commands.add_parser(
+        "render",
+        help="render a transcript or session log as an HTML page or Markdown",
+        description="Render FILE (any format) as one self-contained HTML page, or as Markdown: each call with"
+        " its result, the diagnostics of `validate` beside the messages they concern, thinking and long output"
+        " collapsed, branches and notes listed.",
+    )
+    rendering.add_argument("path", metavar="FILE", help="a transcript or log, or - for standard input")
+    rendering.add_argument("-o", "--output", metavar="OUT", help="where to write (default: standard output)")
+    rendering.add_argument(
+        "--format",
+        dest="page_format",
+        choices=("html", "markdown"),
+        default="html",
+        help="what to write (default: html)",
+    )
+    rendering.add_argument(
+        "--branch", metavar="LEAF", help="in a log whose lines form a tree, render the branch ending at this line ID"
+    )
+    rendering.add_argument("--jsonl", action="store_true", help="read FILE as JSON Lines (the IR's own)")
+    _format_option(rendering, "--from", "the input's format (default: detected, else the IR's own)")
     commands.add_parser("formats", help="list the formats --from and --to take")
 
     commands.add_parser("examples", help="list the shipped example transcripts")
@@ -1054,6 +1079,32 @@ def _assemble(arguments: _Arguments) -> int:
         written = encode_transcript((done.message,))
     _write(arguments.output, _ended(written), read_as)
     return EXIT_INVALID if done.diagnostics or done.notes else EXIT_VALID
+
+
+def _render(arguments: _Arguments) -> int:
+    """`render`: the page, or nothing and exit 2 with the reasons for a file that is not of
+    its format."""
+    path = arguments.path
+    assert path is not None  # a required argument of `render`
+    data, read_as = _read(path)
+    try:
+        page = render_file_bytes(
+            data,
+            format=arguments.source_format,
+            json_lines=_is_jsonl(path, arguments.jsonl),
+            to=arguments.page_format,
+            title=os.path.basename(_shown(path)) or "standard input",
+            leaf=arguments.branch,
+        )
+    except FormatError as error:
+        lines = arguments.source_format is not None and FORMATS[arguments.source_format].json_lines
+        for diagnostic in error.diagnostics:
+            _err(_diagnostic_line(_shown(path), diagnostic, lines=lines or _is_jsonl(path, arguments.jsonl)))
+        raise _Unreadable(f"{_shown(path)}: nothing rendered: not {error.format.replace('_', '-')} data") from None
+    except ValueError as error:
+        raise _Unreadable(f"{_shown(path)}: {error}") from None
+    _write(arguments.output, page.encode("utf-8"), read_as)
+    return EXIT_VALID
 
 
 def _ended(written: bytes) -> bytes:

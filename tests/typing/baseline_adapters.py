@@ -150,3 +150,9 @@ assert_type(assemble(b"", "openai_chat"), Assembled)
 assert_type(Assembler("anthropic").finish().complete, bool)
 assert_type(script(Assembler("gemini").finish().message, "gemini", chunks=2), list[bytes])
 assert_type(ScriptedModel([]).remaining, int)
+
+from message_ir.render import render, render_file_bytes  # noqa: E402  # grouped here
+
+assert_type(render((), title="empty"), str)
+assert_type(render(Conversation("openai_chat", ()), (), to="markdown"), str)
+assert_type(render_file_bytes(b"[]", format=None, json_lines=False, leaf=None), str)

@@ -60,3 +60,8 @@ claude_code.load(b"", leaf=1)  # type: ignore[arg-type]
 LogFile(3)  # type: ignore[arg-type]
 summarize([], "week")  # type: ignore[arg-type]
 check_dataset(["train.jsonl"], max_tokens="many")  # type: ignore[arg-type]
+
+# Rendering, added later.
+from message_ir.render import render  # noqa: E402
+
+render((), to="pdf")  # type: ignore[arg-type]

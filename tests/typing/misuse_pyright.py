@@ -60,3 +60,8 @@ claude_code.load(b"", leaf=1)  # pyright: ignore[reportArgumentType]
 LogFile(3)  # pyright: ignore[reportArgumentType]
 summarize([], "week")  # pyright: ignore[reportArgumentType]
 check_dataset(["train.jsonl"], max_tokens="many")  # pyright: ignore[reportArgumentType]
+
+# Rendering, added later.
+from message_ir.render import render  # noqa: E402
+
+render((), to="pdf")  # pyright: ignore[reportArgumentType]

@@ -1,0 +1,92 @@
+"""See a transcript: any format rendered to one HTML page or to Markdown, through the IR.
+
+Each tool call is shown with its result, paired by the linkage (a result that comes late or
+answers no call is shown as such where it stands), the diagnostics beside the messages they
+concern, thinking and long tool output collapsed, and the branches and notes listed. The
+HTML page is one self-contained file: inline CSS, no script, nothing loaded from anywhere
+(its Content Security Policy forbids it), every text of the transcript escaped. The same
+input gives the same bytes. See docs/render.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal, TypeAlias, cast
+
+from message_ir import Diagnostic, Message, validate_transcript
+from message_ir.adapters import Branch, Conversation
+from message_ir.render import _html, _markdown
+from message_ir.render._source import Source, read_source
+from message_ir.render._view import view
+
+Output: TypeAlias = Literal["html", "markdown"]
+"""What `render` writes."""
+
+
+def render(
+    value: Conversation | Sequence[Message],
+    diagnostics: Sequence[Diagnostic] | None = None,
+    *,
+    to: Output = "html",
+    title: str = "",
+    branches: Sequence[Branch] = (),
+) -> str:
+    """A conversation (or IR messages) as an HTML page or Markdown.
+
+    `diagnostics` are what its format's `check` said of the source; they are placed beside
+    the messages they concern (by the source paths of the conversation's notes and by the
+    call IDs they name), the others listed as about the whole file. `None`: those of
+    `validate_transcript` of the messages. `branches` (from a tree log's `branches`) are
+    listed in the header. Never raises for a valid `Conversation`.
+    """
+    if type(value) is Conversation:
+        conversation = value
+    else:
+        conversation = Conversation("message_ir", tuple(cast("Sequence[Message]", value)))
+    if diagnostics is None:
+        found = view(
+            conversation,
+            validate_transcript(conversation.messages),
+            title=title or "Transcript",
+            branches=branches,
+            remarks=(),
+            indexed=True,
+        )
+    else:
+        found = view(
+            conversation, diagnostics, title=title or "Transcript", branches=branches, remarks=(), indexed=False
+        )
+    return "".join(_html.page(found) if to == "html" else _markdown.page(found))
+
+
+def render_file_bytes(
+    data: bytes,
+    *,
+    format: str | None = None,
+    json_lines: bool = False,
+    to: Output = "html",
+    title: str = "",
+    leaf: str | None = None,
+) -> str:
+    """A file's bytes rendered: in `format` (`None`: detected, else the IR's own JSON, or
+    JSON Lines when `json_lines`), with the diagnostics its format's `check` gives, a tree
+    log's branches, and the branch ending at `leaf` (`None`: the one the agent resumes).
+
+    A session log whose last line is half-written (no newline, not JSON) is rendered
+    without it, and the page says so. Raises `FormatError` for bytes that are not of the
+    format (nothing is rendered), `ValueError` for a `leaf` the log does not hold or a
+    format without branches.
+    """
+    source: Source = read_source(data, format=format, json_lines=json_lines, leaf=leaf)
+    found = view(
+        source.conversation,
+        source.diagnostics,
+        title=title or "Transcript",
+        branches=source.branches,
+        remarks=source.remarks,
+        indexed=source.indexed,
+    )
+    return "".join(_html.page(found) if to == "html" else _markdown.page(found))
+
+
+__all__ = ["Output", "render", "render_file_bytes"]
