@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from unittest import mock
 
 import msgspec
 import pytest
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 
 from message_ir import AssistantMessage, Diagnostic, TextBlock, ToolCall, assistant_message
 from message_ir.streams import STREAM_FORMATS, Assembled, Assembler, QueueExhausted, ScriptedModel, assemble, script
+from message_ir.streams._assembled import StreamState
 from tests.adapters.real import real_files
 from tests.property.strategies import arguments_objects, identifiers, texts
 
@@ -278,36 +280,116 @@ def test_each_stream_of_a_recording_that_holds_several_is_clean() -> None:
 _JUNK: st.SearchStrategy[object] = st.sampled_from([None, 0, "", "x", [], {}, {"type": "mystery"}, {"index": 99}, -1])
 
 
-@pytest.mark.parametrize(("format", "path"), STREAMS, ids=IDS)
-@given(data=st.data())
-def test_mutated_recorded_streams_never_raise(format: str, path: Path, data: st.DataObject) -> None:
-    events = [
+def _mutated(path: Path, data: st.DataObject) -> list[object]:
+    """A recorded stream's events, with events dropped, repeated, swapped or replaced, and
+    fields replaced, added or dropped."""
+    events: list[object] = [
         json.loads(line.removeprefix(b"data:").strip())
         for line in path.read_bytes().splitlines()
         if line.strip().startswith((b"{", b"data: {", b"data:{"))
     ]
     for _ in range(data.draw(st.integers(1, 4), label="mutations")):
         index = data.draw(st.integers(0, len(events) - 1))
-        action = data.draw(st.sampled_from(["drop", "repeat", "swap", "junk", "field"]))
+        action = data.draw(st.sampled_from(["drop", "repeat", "swap", "junk", "field", "new field", "no field"]))
+        event = events[index]
         if action == "drop":
             del events[index]
         elif action == "repeat":
-            events.insert(index, events[index])
+            events.insert(index, event)
         elif action == "swap":
             other = data.draw(st.integers(0, len(events) - 1))
-            events[index], events[other] = events[other], events[index]
+            events[index], events[other] = events[other], event
         elif action == "junk":
             events[index] = data.draw(_JUNK)
-        elif type(events[index]) is dict and events[index]:
-            key = data.draw(st.sampled_from(sorted(events[index])))
-            events[index] = {**events[index], key: data.draw(_JUNK)}
+        elif type(event) is dict and event:
+            key = data.draw(st.sampled_from(sorted(event)))
+            if action == "field":
+                events[index] = {**event, key: data.draw(_JUNK)}
+            elif action == "new field":
+                events[index] = {**event, data.draw(st.sampled_from(["response", "error", "usage", "x"])): 1}
+            else:
+                events[index] = {name: value for name, value in event.items() if name != key}
         if not events:
             break
+    return events
+
+
+def _careful(source: bytes, format: str) -> Assembled:
+    """`assemble` without the format's fast path: every event read the careful way."""
+    with mock.patch.object(StreamState, "typed", _no_batch):
+        return assemble(source, format)
+
+
+def _no_batch(self: StreamState, lines: bytes, total: int) -> None:
+    return None
+
+
+@pytest.mark.parametrize(("format", "path"), STREAMS, ids=IDS)
+@given(data=st.data())
+def test_mutated_recorded_streams_never_raise(format: str, path: Path, data: st.DataObject) -> None:
+    events = _mutated(path, data)
     text = "".join(f"data: {json.dumps(event)}\n\n" for event in events)
     for source in (events, text):
         done = assemble(source, format)
         assert type(done) is Assembled
         assert all(type(diagnostic) is Diagnostic for diagnostic in done.diagnostics)
+
+
+@pytest.mark.parametrize(("format", "path"), STREAMS, ids=IDS)
+@given(data=st.data(), cuts=st.lists(st.integers(min_value=0, max_value=1 << 20), max_size=6))
+def test_the_fast_path_reads_every_stream_as_the_careful_way(
+    format: str, path: Path, data: st.DataObject, cuts: list[int]
+) -> None:
+    """The fast path (a batch of payloads decoded in one call, the frequent events taken
+    straight) gives what reading each event the careful way gives: on the recording as it
+    is (its own framing: `event:` lines, CRLF), and mutated, fed in pieces cut anywhere."""
+    original = path.read_bytes()
+    assert assemble(original, format) == _careful(original, format)
+    events = _mutated(path, data)
+    framing = data.draw(st.sampled_from(["data: {}\n\n", "{}\n", "event: x\ndata: {}\r\n\r\n"]))
+    text = "".join(framing.replace("{}", json.dumps(event)) for event in events).encode()
+    if data.draw(st.booleans()):
+        text += STREAM_FORMATS[format].closing
+    expected = _careful(text, format)
+    assert assemble(text, format) == expected
+    assembler = Assembler(format)
+    start = 0
+    for cut in sorted(cut % (len(text) + 1) for cut in cuts):
+        assembler.feed(text[start:cut])
+        start = cut
+    assembler.feed(text[start:])
+    assert assembler.finish() == expected
+
+
+@pytest.mark.parametrize("format", list(STREAM_FORMATS))
+@given(data=st.data())
+def test_the_fast_path_reads_scripted_streams_as_the_careful_way(format: str, data: st.DataObject) -> None:
+    """Long scripted streams, their payloads' keys changed here and there."""
+    blocks: list[dict[str, object]] = []
+    for number in range(data.draw(st.integers(1, 6))):
+        blocks.append({"type": "text", "text": data.draw(texts) + "text of the block"})
+        blocks.append(
+            {"type": "toolCall", "id": f"c{number}", "name": "tool", "arguments": data.draw(arguments_objects)}
+        )
+    message = assistant_message(id="m", content=blocks)  # type: ignore[arg-type]  # plain block data
+    pieces = script(message, format, chunks=data.draw(st.integers(1, 5)))
+    for _ in range(data.draw(st.integers(0, 3))):
+        index = data.draw(st.integers(0, len(pieces) - 1))
+        old, new = data.draw(
+            st.sampled_from(
+                [
+                    (b'"delta"', b'"delta2"'),
+                    (b'"index": ', b'"index": 1'),
+                    (b'"text"', b'"thought": true, "text"'),
+                    (b"data: ", b"data:"),
+                    (b"\n\n", b"\n: keep-alive\n\n"),
+                    (b'"type": "', b'"type": "x'),
+                ]
+            )
+        )
+        pieces[index] = pieces[index].replace(old, new, 1)
+    text = b"".join(pieces)
+    assert assemble(text, format) == _careful(text, format)
 
 
 def _real_assistant_messages() -> list[AssistantMessage]:

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 
 from message_ir import Diagnostic
 from message_ir.streams._assembled import Assembled, assembled
-from message_ir.streams._framing import Event, Framing
+from message_ir.streams._framing import Event, Framing, Located, Payloads, line_event
 from message_ir.streams._registry import STREAM_FORMATS
 from message_ir.streams._script import QueueExhausted, ScriptedModel, script
 
@@ -45,7 +45,32 @@ class Assembler:
         data = chunk.encode("utf-8", "surrogatepass") if type(chunk) is str else chunk
         assert type(data) is bytes
         for event in self._framing.feed(data):
-            self._event(event)
+            if type(event) is Payloads:
+                self._payloads(event)
+            else:
+                assert type(event) is Event
+                self._event(event)
+
+    def _payloads(self, payloads: Payloads) -> None:
+        """A batch of payloads: decoded in one call by the format's fast path, each event it
+        does not take (or all of them, when the batch is not all events it knows) read the
+        careful way. Both give the same message and diagnostics (a property test)."""
+        stream = self._stream
+        first, lines, count = payloads
+        typed = stream.typed(lines, count)
+        if typed is None:
+            for offset, text in enumerate(payloads.texts()):
+                self._event(line_event(first + offset, text))
+            return
+        located = Located(payloads)
+        position = 0
+        while position < count:
+            if not stream.complete:
+                position = stream.take(typed, position, first)
+                if position == count:
+                    break
+            self._event(line_event(first + position, located.text(position)))
+            position += 1
 
     def events(self, events: Iterable[object]) -> None:
         """Events already parsed (one JSON value each, in order)."""
@@ -64,14 +89,7 @@ class Assembler:
         try:
             stream.event(event)
         except Exception as error:  # noqa: BLE001  # assembling never raises
-            stream.found.append(
-                Diagnostic(
-                    "UNREADABLE_VALUE",
-                    event.number,
-                    f"$[{event.number}]",
-                    f"Could not be read ({type(error).__name__})",
-                )
-            )
+            stream.unreadable(event.number, error)
 
     def finish(self) -> Assembled:
         """What the stream made, once it is over (or cut)."""

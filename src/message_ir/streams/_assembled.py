@@ -8,6 +8,7 @@ kept as it is (reasoning, a server tool's block), possibly with JSON fragments o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final, cast
 
@@ -72,16 +73,42 @@ class StreamState:
         self.unknown: list[object] = []  # events of types not known here, kept in the message's meta
         self.complete = False
         self.message_id = ""
+        self.decode_lines: Callable[[bytes], list[object]] | None = None
+        """The format's fast path: its events' payloads, one a line, decoded in one call into
+        its typed structs (see `_typed`); `None`: it has none."""
 
     def event(self, event: Event) -> None:  # pragma: no cover - every format's `Stream` has its own
         """Take the stream's next event."""
         raise NotImplementedError
+
+    def typed(self, lines: bytes, count: int) -> list[object] | None:
+        """`count` payloads, one a line, decoded by the fast path, or `None` when any is not
+        one of the events it knows (then all are read the careful way)."""
+        decode = self.decode_lines
+        if decode is None:
+            return None
+        try:
+            found = decode(lines)
+        except msgspec.DecodeError:  # its ValidationError too
+            return None
+        return found if len(found) == count else None
+
+    def take(self, items: list[object], start: int, first: int) -> int:
+        """Take the events the fast path decoded, from `start`, while each is one of the
+        frequent ones on the simple course (a delta for a block that exists); the index of
+        the first one it leaves, which is read the careful way. Item `n` is event `first + n`."""
+        return start
 
     def error(self, number: int, message: object) -> None:
         """The provider's error event (`number`), saying `message`: the stream is over."""
         text = message if type(message) is str else "an error without a message"
         self.found.append(Diagnostic("STREAM_ERROR", number, f"$[{number}]", f"The provider said: {text}"))
         self.complete = True
+
+    def unreadable(self, number: int, error: Exception) -> None:
+        """An event (`number`) whose reading failed (`error`: a bug): said, and the stream goes on."""
+        text = f"Could not be read ({type(error).__name__})"
+        self.found.append(Diagnostic("UNREADABLE_VALUE", number, f"$[{number}]", text))
 
     def out_of_order(self, number: int, text: str) -> None:
         """An event (`number`) for something never started, or after the end."""

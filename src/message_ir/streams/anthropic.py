@@ -15,14 +15,64 @@ from __future__ import annotations
 
 from typing import Final
 
+import msgspec
+
 from message_ir import AssistantMessage, TextBlock, ToolCall
 from message_ir.streams._assembled import Call, Kept, Slot, StreamState, Text, as_list, as_object, unknown_event
 from message_ir.streams._framing import Event
 from message_ir.streams._scripting import Events, Split, arguments_text, said_blocks
+from message_ir.streams._typed import lines_decoder, tags
 
 NAME: Final = "anthropic"
 _CALL_KEYS: Final = ("type", "id", "name", "input")
 _DELTA_TEXT: Final = {"text_delta": "text", "thinking_delta": "thinking", "signature_delta": "signature"}
+
+
+class _TextDelta(msgspec.Struct, tag="text_delta", gc=False):
+    text: str
+
+
+class _JsonDelta(msgspec.Struct, tag="input_json_delta", gc=False):
+    partial_json: str
+
+
+class _ThinkingDelta(msgspec.Struct, tag="thinking_delta"):
+    pass
+
+
+class _SignatureDelta(msgspec.Struct, tag="signature_delta"):
+    pass
+
+
+class _CitationsDelta(msgspec.Struct, tag="citations_delta"):
+    pass
+
+
+class _BlockDelta(msgspec.Struct, tag="content_block_delta", gc=False):
+    index: int
+    delta: _TextDelta | _JsonDelta | _ThinkingDelta | _SignatureDelta | _CitationsDelta
+
+
+class _BlockStart(msgspec.Struct, tag="content_block_start", gc=False):
+    index: object = None
+    content_block: object = None
+
+
+class _BlockStop(msgspec.Struct, tag="content_block_stop", gc=False):
+    index: object = None
+
+
+class _Ping(msgspec.Struct, tag="ping", gc=False):
+    index: object = None  # never sent: a struct with no field is `Any` to mypy
+
+
+_DECODE_LINES: Final = lines_decoder(
+    _BlockDelta,
+    _BlockStart,
+    _BlockStop,
+    _Ping,
+    *tags("message_start", "message_delta", "message_stop", "error"),
+)
 
 
 class Stream(StreamState):
@@ -30,8 +80,37 @@ class Stream(StreamState):
 
     def __init__(self) -> None:
         super().__init__()
+        self.decode_lines = _DECODE_LINES
         self.blocks: dict[int, Slot] = {}
         self._after_end = 0
+
+    def take(self, items: list[object], start: int, first: int) -> int:
+        blocks = self.blocks
+        index, slot = -1, None
+        for position in range(start, len(items)):
+            item = items[position]
+            if type(item) is not _BlockDelta:
+                if type(item) is _BlockStop or type(item) is _Ping:
+                    continue
+                if type(item) is not _BlockStart:
+                    return position
+                try:  # as the careful way reads it, and as it would, an error said
+                    self._start({"index": item.index, "content_block": item.content_block}, first + position)
+                except Exception as error:  # noqa: BLE001  # assembling never raises
+                    self.unreadable(first + position, error)
+                index = -1  # the blocks changed
+                continue
+            if item.index != index:
+                index = item.index
+                slot = blocks.get(index)
+            delta = item.delta
+            if type(delta) is _TextDelta and type(slot) is Text:
+                slot.parts.append(delta.text)
+            elif type(delta) is _JsonDelta and (type(slot) is Call or type(slot) is Kept):
+                slot.parts.append(delta.partial_json)
+            else:
+                return position
+        return len(items)
 
     def event(self, event: Event) -> None:
         payload = as_object(event.value)

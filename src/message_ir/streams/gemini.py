@@ -14,20 +14,85 @@ from __future__ import annotations
 
 from typing import Final
 
+import msgspec
+
 from message_ir import AssistantMessage, TextBlock, ToolCall
 from message_ir.streams._assembled import Call, Kept, StreamState, Text, as_list, as_object, unknown_event
 from message_ir.streams._framing import Event
 from message_ir.streams._scripting import Events, Split, said_blocks
+from message_ir.streams._typed import lines_decoder
 
 NAME: Final = "gemini"
 _VALUES: Final = ("numberValue", "boolValue", "nullValue")
 
 
+class _Part(msgspec.Struct, gc=False):
+    text: object = msgspec.UNSET
+    thought: object = msgspec.UNSET
+    thoughtSignature: object = msgspec.UNSET  # Gemini's own key
+    functionCall: object = msgspec.UNSET
+
+
+class _Content(msgspec.Struct, gc=False):
+    parts: list[_Part] | None = None
+
+
+class _Candidate(msgspec.Struct, gc=False):
+    content: _Content | None = None
+    finishReason: object = msgspec.UNSET
+
+
+class _Chunk(msgspec.Struct, gc=False):
+    candidates: list[_Candidate] | None = None
+    responseId: object = msgspec.UNSET
+    modelVersion: object = msgspec.UNSET
+    usageMetadata: object = msgspec.UNSET
+    error: object = msgspec.UNSET
+
+
+_DECODE_LINES: Final = lines_decoder(_Chunk)
+
+
 class Stream(StreamState):
     """The state of one Gemini stream as its chunks arrive."""
 
+    def take(self, items: list[object], start: int, first: int) -> int:
+        """A chunk whose first candidate only adds text parts to the text being written (and
+        may say the response ID, model and usage), without a finish reason or an error."""
+        info = self.info
+        for position in range(start, len(items)):
+            chunk = items[position]
+            if type(chunk) is not _Chunk or chunk.error is not msgspec.UNSET or not chunk.candidates:
+                return position
+            candidate = chunk.candidates[0]
+            content = candidate.content
+            if content is None or content.parts is None or candidate.finishReason is not msgspec.UNSET:
+                return position
+            texts: list[str] = []
+            for part in content.parts:
+                text = part.text
+                if part.functionCall is not msgspec.UNSET or type(text) is not str or part.thought is True:
+                    return position
+                if text or type(part.thoughtSignature) is str:
+                    texts.append(text)
+            last = self.slots[-1] if self.slots else None
+            if texts and type(last) is not Text:
+                return position
+            response_id = chunk.responseId
+            if type(response_id) is str:
+                self.message_id = response_id
+                info["response_id"] = response_id
+            if chunk.modelVersion is not msgspec.UNSET:
+                info["model"] = chunk.modelVersion
+            if chunk.usageMetadata is not msgspec.UNSET:
+                info["usage"] = chunk.usageMetadata
+            if texts and type(last) is Text:
+                last.parts.extend(texts)
+        return len(items)
+
     def __init__(self) -> None:
         super().__init__()
+        self.decode_lines = _DECODE_LINES
         self._open: Call | None = None  # a call whose arguments are still streaming
         self._args: dict[str, object] = {}
         self._calls = 0

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 from typing import Final
 
+import msgspec
+
 from message_ir import AssistantMessage, TextBlock, ToolCall
 from message_ir.streams._assembled import Call, Kept, StreamState, Text, as_list, as_object, unknown_event
 from message_ir.streams._framing import DONE, Event
 from message_ir.streams._scripting import Events, Split, arguments_text, said_blocks
+from message_ir.streams._typed import lines_decoder
 
 NAME: Final = "openai_chat"
 CLOSING: Final = b"data: [DONE]\n\n"
@@ -25,12 +28,95 @@ CLOSING: Final = b"data: [DONE]\n\n"
 _REASONING_KEYS: Final = ("reasoning_content", "reasoning")
 
 
+class _Function(msgspec.Struct, gc=False):
+    arguments: object = msgspec.UNSET
+    name: object = msgspec.UNSET
+
+
+class _Fragment(msgspec.Struct, gc=False):
+    index: object = msgspec.UNSET
+    function: _Function | None = None
+
+
+class _Delta(msgspec.Struct, gc=False):
+    content: object = msgspec.UNSET
+    tool_calls: list[_Fragment] | None = None
+    reasoning_content: object = msgspec.UNSET
+    reasoning: object = msgspec.UNSET
+
+
+class _Choice(msgspec.Struct, gc=False):
+    delta: _Delta | None = None
+    finish_reason: object = None
+
+
+class _Chunk(msgspec.Struct, gc=False):
+    id: object = msgspec.UNSET
+    model: object = msgspec.UNSET
+    choices: list[_Choice] | None = None
+    usage: object = None
+    error: object = msgspec.UNSET
+
+
+_DECODE_LINES: Final = lines_decoder(_Chunk)
+
+
 class Stream(StreamState):
     """The state of one OpenAI Chat stream as its events arrive."""
 
     def __init__(self) -> None:
         super().__init__()
+        self.decode_lines = _DECODE_LINES
         self.calls: dict[int, Call] = {}
+
+    def take(self, items: list[object], start: int, first: int) -> int:
+        """A chunk whose first choice adds text to the text being written, or arguments to
+        calls begun, and nothing else that needs the careful way (an ID or model not seen
+        yet, usage, reasoning, a finish reason, an error)."""
+        unset, calls = msgspec.UNSET, self.calls
+        known_id = self.info.get("response_id") if self.message_id else None  # an ID seen before
+        has_model = "model" in self.info
+        last = self.slots[-1] if self.slots else None
+        text = last if type(last) is Text else None  # the text being written, if it is the last block
+        for position in range(start, len(items)):
+            chunk = items[position]
+            if type(chunk) is not _Chunk or chunk.error is not unset or chunk.usage is not None:
+                return position
+            chunk_id = chunk.id
+            if (type(chunk_id) is str and chunk_id != known_id) or (not has_model and type(chunk.model) is str):
+                return position
+            choices = chunk.choices
+            if not choices:
+                return position
+            choice = choices[0]
+            delta = choice.delta
+            if (
+                delta is None
+                or choice.finish_reason is not None
+                or delta.reasoning_content is not unset
+                or delta.reasoning is not unset
+            ):
+                return position
+            content, fragments = delta.content, delta.tool_calls
+            if type(content) is str:
+                if content and text is None:
+                    return position
+            elif content is not unset and content is not None:
+                return position
+            if fragments:
+                adding: list[tuple[Call, str]] = []
+                for fragment in fragments:
+                    function, index = fragment.function, fragment.index
+                    call = calls.get(index) if type(index) is int else None
+                    if call is None or function is None:
+                        return position
+                    if type(function.arguments) is str:
+                        adding.append((call, function.arguments))
+                for call, arguments in adding:
+                    call.parts.append(arguments)
+            if text is not None and type(content) is str and content:
+                text.parts.append(content)
+        return len(items)
 
     def event(self, event: Event) -> None:
         value = event.value
@@ -44,9 +130,9 @@ class Stream(StreamState):
         if error is not None:
             self.error(event.number, error.get("message"))
             return
-        for key in ("id", "model"):
-            if type(chunk.get(key)) is str and key not in self.info:
-                self.info["response_id" if key == "id" else key] = chunk[key]
+        for key, name in (("id", "response_id"), ("model", "model")):
+            if type(chunk.get(key)) is str and name not in self.info:
+                self.info[name] = chunk[key]
         if type(chunk.get("id")) is str and not self.message_id:
             self.message_id = str(chunk["id"])
         if as_object(chunk.get("usage")) is not None:

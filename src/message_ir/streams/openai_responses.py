@@ -15,10 +15,13 @@ from __future__ import annotations
 
 from typing import Final
 
+import msgspec
+
 from message_ir import AssistantMessage, TextBlock, ToolCall
 from message_ir.streams._assembled import Call, Kept, Slot, StreamState, Text, as_list, as_object, unknown_event
 from message_ir.streams._framing import Event
 from message_ir.streams._scripting import Events, Split, arguments_text, said_blocks
+from message_ir.streams._typed import lines_decoder, tags
 
 NAME: Final = "openai_responses"
 _ENDS: Final = ("response.completed", "response.incomplete", "response.failed")
@@ -32,12 +35,127 @@ def _message_text(item: dict[str, object]) -> str:
     return "".join(texts)
 
 
+class _Delta(msgspec.Struct, gc=False):
+    output_index: int
+    delta: str
+    response: object = msgspec.UNSET
+
+
+class _TextDelta(_Delta, tag="response.output_text.delta"):
+    pass
+
+
+class _ArgumentsDelta(_Delta, tag="response.function_call_arguments.delta"):
+    pass
+
+
+class _ItemAdded(msgspec.Struct, tag="response.output_item.added", gc=False):
+    output_index: object = None
+    item: object = None
+    response: object = msgspec.UNSET
+
+
+class _ItemDone(msgspec.Struct, tag="response.output_item.done", gc=False):
+    output_index: object = None
+    item: object = None
+    response: object = msgspec.UNSET
+
+
+class _PartEvent(msgspec.Struct, tag="response.content_part.added", gc=False):
+    output_index: object = None
+    response: object = msgspec.UNSET
+
+
+class _PartDone(msgspec.Struct, tag="response.content_part.done", gc=False):
+    output_index: object = None
+    response: object = msgspec.UNSET
+
+
+class _TextDone(msgspec.Struct, tag="response.output_text.done", gc=False):
+    output_index: object = None
+    response: object = msgspec.UNSET
+
+
+_DECODE_LINES: Final = lines_decoder(
+    _TextDelta,
+    _ArgumentsDelta,
+    _ItemAdded,
+    _ItemDone,
+    _PartEvent,
+    _PartDone,
+    _TextDone,
+    *tags(
+        "response.created",
+        "response.in_progress",
+        "response.queued",
+        "response.completed",
+        "response.incomplete",
+        "response.failed",
+        "response.output_text.annotation.added",
+        "response.refusal.delta",
+        "response.refusal.done",
+        "response.function_call_arguments.done",
+        "response.reasoning_text.delta",
+        "response.reasoning_text.done",
+        "response.reasoning_summary_part.added",
+        "response.reasoning_summary_part.done",
+        "response.reasoning_summary_text.delta",
+        "response.reasoning_summary_text.done",
+        "error",
+    ),
+)
+
+
 class Stream(StreamState):
     """The state of one Responses stream as its events arrive."""
 
     def __init__(self) -> None:
         super().__init__()
+        self.decode_lines = _DECODE_LINES
         self.items: dict[int, Slot] = {}
+
+    def take(self, items: list[object], start: int, first: int) -> int:
+        slots, unset = self.items, msgspec.UNSET
+        for position in range(start, len(items)):
+            item = items[position]
+            if type(item) is _TextDelta:
+                slot = slots.get(item.output_index)
+                if type(slot) is not Text or item.response is not unset:
+                    return position
+                slot.parts.append(item.delta)
+            elif type(item) is _ArgumentsDelta:
+                call = slots.get(item.output_index)
+                if type(call) is not Call or item.response is not unset:
+                    return position
+                call.parts.append(item.delta)
+            elif not self._take_other(item, first + position):
+                return position
+        return len(items)
+
+    def _take_other(self, item: object, number: int) -> bool:
+        """An item's start or end, or a content part's, read as the careful way reads it;
+        `False` for any other event, or one that needs more (a response, an index that is
+        not a number or names no output)."""
+        if type(item) is _ItemAdded:
+            index, response = item.output_index, item.response
+        elif type(item) is _ItemDone or type(item) is _PartEvent or type(item) is _PartDone or type(item) is _TextDone:
+            index, response = item.output_index, item.response
+            if type(index) is not int or index not in self.items:
+                return False
+        else:
+            return False
+        if type(index) is not int or response is not msgspec.UNSET:
+            return False
+        try:  # as the careful way reads it, and as it would, an error said
+            if type(item) is _ItemAdded:
+                self._added(index, as_object(item.item) or {}, number)
+            elif type(item) is _ItemDone:
+                done = as_object(item.item)
+                if done is not None:
+                    self._done(self.items[index], done)
+        except Exception as error:  # noqa: BLE001  # assembling never raises
+            self.unreadable(number, error)
+        return True
 
     def event(self, event: Event) -> None:
         payload = as_object(event.value)
@@ -93,7 +211,8 @@ class Stream(StreamState):
         call_id, name = item.get("call_id"), item.get("name")
         slot: Slot
         if kind == "message":
-            slot = Text([_message_text(item)] if _message_text(item) else [])
+            text = _message_text(item)
+            slot = Text([text] if text else [])
         elif kind == "function_call" and type(call_id) is str and call_id and type(name) is str and name:
             slot = Call(call_id, name, number)
             if type(item.get("arguments")) is str and item["arguments"]:
