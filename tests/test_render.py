@@ -8,6 +8,7 @@ import io
 import json
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from hypothesis import given
@@ -27,7 +28,8 @@ from message_ir import (
 )
 from message_ir._cli import main
 from message_ir.adapters import Conversation, FormatError, Note, detect, openai_chat
-from message_ir.render import render, render_file_bytes
+from message_ir.render import Output, render, render_file_bytes
+from message_ir.streams import STREAM_FORMATS, script
 from tests.adapters.real import REAL, openai_chat_messages
 from tests.property.strategies import broken_transcripts
 
@@ -356,6 +358,32 @@ def test_a_file_not_of_the_named_format_renders_nothing(tmp_path: Path) -> None:
     assert (status, errors) == (2, f"message-ir: error: {source}: the IR's own files have no branches\n")
 
 
+def test_a_recorded_stream_renders_as_the_message_it_makes(tmp_path: Path) -> None:
+    pieces = script(
+        assistant_message(id="resp_1", content=[tool_call(id="call_9", name="search", arguments={"q": "tides"})]),
+        "anthropic",
+        chunks=3,
+    )
+    cut = tmp_path / "cut.sse"
+    cut.write_bytes(b"".join(pieces[:-2]))  # no `message_delta`, no `message_stop`
+    status, page, errors = run("render", "--stream", "anthropic", str(cut))
+    assert (status, errors) == (0, "")
+    assert "anthropic stream · 1 message · 1 tool call · 0 tool results · 1 problem" in page
+    assert "The stream ended before its last event: the message is what arrived." in page
+    assert "<li><b>STREAM_TRUNCATED</b> The stream ended before its last event; what arrived is kept" in page
+    assert "<div><b>search</b> <code>call_9</code></div>\n<pre>{\n  &quot;q&quot;: &quot;tides&quot;\n}</pre>" in page
+    status, _, errors = run("render", "--stream", "anthropic", "--from", "anthropic", str(cut))
+    assert (status, errors) == (2, f"message-ir: error: {cut}: a stream has no other format and no branches\n")
+    stderr = io.StringIO()
+    with pytest.raises(SystemExit) as exited:
+        main(["render", "--stream", "bedrock", str(cut)], stderr=stderr)
+    assert exited.value.code == 2
+    assert stderr.getvalue().endswith(
+        "argument --stream: not a stream format: 'bedrock'"
+        " (choose from openai-chat, anthropic, openai-responses, gemini)\n"
+    )
+
+
 def test_a_tree_log_lists_its_branches_and_renders_another() -> None:
     path = (
         REAL
@@ -373,50 +401,67 @@ def test_a_tree_log_lists_its_branches_and_renders_another() -> None:
         render_file_bytes(data, leaf="not-a-leaf")
 
 
-def _real_sources() -> list[tuple[str, bytes]]:
-    """Every real file, as the bytes of what it holds: a trajectory's messages taken out."""
+class RealSource(NamedTuple):
+    name: str
+    data: bytes
+    stream: str | None = None
+    """The stream format of a recorded stream."""
+
+    def render(self, to: Output = "html") -> str:
+        return render_file_bytes(self.data, title=self.name, to=to, stream=self.stream)
+
+
+def _real_sources() -> list[RealSource]:
+    """Every real file, as the bytes of what it holds: a trajectory's messages taken out, a
+    dataset's rows one by one, a recorded stream with its format."""
     if not REAL.is_dir():
         pytest.skip("the real files are not here", allow_module_level=True)
-    found: list[tuple[str, bytes]] = []
+    found: list[RealSource] = []
     for path in sorted(REAL.rglob("*")):
         if not path.is_file() or path.name == "PROVENANCE.md":
             continue
         data = path.read_bytes()
         name = str(path.relative_to(REAL))
-        if path.parent == REAL / "openai-chat" and detect(data) is None:
-            data = json.dumps(openai_chat_messages(path)).encode()
+        stream = path.parent.name.replace("-", "_")
+        if path.parent.parent == REAL / "streams" and stream in STREAM_FORMATS:
+            found.append(RealSource(name, data, stream))
+        elif path.parent == REAL / "openai-chat" and detect(data) is None:
+            found.append(RealSource(name, json.dumps(openai_chat_messages(path)).encode()))
         elif path.parent == REAL / "sharegpt" and path.name.startswith("llama-factory_glaive-"):
             rows = json.loads(data)  # a dataset: one conversation a row
-            found.extend((f"{name}[{number}]", json.dumps(row).encode()) for number, row in enumerate(rows))
-            continue
-        found.append((name, data))
+            found.extend(RealSource(f"{name}[{number}]", json.dumps(row).encode()) for number, row in enumerate(rows))
+        else:
+            found.append(RealSource(name, data))
     return found
 
 
 def test_every_real_file_renders_or_is_refused_with_its_reasons() -> None:
     rendered: list[str] = []
     refused: list[str] = []
-    for name, data in _real_sources():
+    for source in _real_sources():
+        name = source.name
         try:
-            page = render_file_bytes(data, title=name)
+            page = source.render()
         except FormatError:
             refused.append(name)
             continue
-        assert render_file_bytes(data, title=name) == page
-        markdown = render_file_bytes(data, title=name, to="markdown")
-        assert markdown.startswith(f"# {name[0]}")
+        assert source.render() == page
+        assert source.render("markdown").startswith(f"# {name[0]}")
         rendered.append(name)
-    # Refused: what is no conversation of a registered format (provider streams, which
-    # `assemble` reads; MCP results; a dataset's description; one message alone; a Converse
-    # response; trace exports and log records the otel_genai adapter does not read yet).
+    # Refused: what is no conversation of a registered format (MCP results; a dataset's
+    # description; one message alone; a Converse response; Vercel UI message chunks; trace
+    # exports and log records the otel_genai adapter does not read yet).
     kinds = {name.split("/")[0] for name in refused}
     assert kinds == {"bedrock", "datasets", "mcp", "otel-genai", "pi", "sharegpt", "streams", "vercel-ai"}
+    assert {name for name in refused if name.startswith("streams/")} == {
+        name for name in refused if name.startswith("streams/vercel-ui/")
+    }
     assert [name for name in refused if name.startswith(("bedrock/", "pi/", "sharegpt/"))] == [
         "bedrock/vercel-ai_converse-response_tooluse.json",
         "pi/pi-mono_assistant-message-with-thinking-code.json",
         "sharegpt/llama-factory_dataset_info.json",
     ]
-    assert len(rendered) == 179, (len(rendered), refused)
+    assert len(rendered) == 195, (len(rendered), refused)
 
 
 def test_the_broken_real_sessions_show_their_problems_beside_the_calls() -> None:

@@ -75,7 +75,7 @@ class _Arguments(argparse.Namespace):
     prices: str | None
     tokenizer: str | None
     max_tokens: int | None
-    stream_format: str
+    stream_format: str | None
     stream_target: str | None
     page_format: Literal["html", "markdown"]
 
@@ -442,6 +442,14 @@ def _parser() -> argparse.ArgumentParser:
         "--branch", metavar="LEAF", help="in a log whose lines form a tree, render the branch ending at this line ID"
     )
     rendering.add_argument("--jsonl", action="store_true", help="read FILE as JSON Lines (the IR's own)")
+    rendering.add_argument(
+        "--stream",
+        dest="stream_format",
+        type=_stream_format,
+        metavar="FORMAT",
+        help=f"FILE is a recorded stream of this format ({', '.join(map(_cli_name, STREAM_FORMATS))}):"
+        " render the message it assembles",
+    )
     _format_option(rendering, "--from", "the input's format (default: detected, else the IR's own)")
     commands.add_parser("formats", help="list the formats --from and --to take")
 
@@ -1061,10 +1069,11 @@ def _assemble(arguments: _Arguments) -> int:
     """`assemble`: the message a stream makes (as the IR, or `--to` a format), its diagnostics
     and notes on standard error; exit 1 when there are any (a cut stream, an error event, an
     event of an unknown type, ...)."""
-    path = arguments.path
+    path, stream_format = arguments.path, arguments.stream_format
     assert path is not None  # a required argument of `assemble`
+    assert stream_format is not None  # required too
     data, read_as = _read(path)
-    done = assemble(data, arguments.stream_format)
+    done = assemble(data, stream_format)
     for diagnostic in done.diagnostics:
         _err(_diagnostic_line(path, diagnostic))
     for note in done.notes:
@@ -1095,6 +1104,7 @@ def _render(arguments: _Arguments) -> int:
             to=arguments.page_format,
             title=os.path.basename(_shown(path)) or "standard input",
             leaf=arguments.branch,
+            stream=arguments.stream_format,
         )
     except FormatError as error:
         lines = arguments.source_format is not None and FORMATS[arguments.source_format].json_lines

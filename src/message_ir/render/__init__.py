@@ -16,7 +16,7 @@ from typing import Literal, TypeAlias, cast
 from message_ir import Diagnostic, Message, validate_transcript
 from message_ir.adapters import Branch, Conversation
 from message_ir.render import _html, _markdown
-from message_ir.render._source import Source, read_source
+from message_ir.render._source import Source, read_source, read_stream
 from message_ir.render._view import view
 
 Output: TypeAlias = Literal["html", "markdown"]
@@ -67,17 +67,25 @@ def render_file_bytes(
     to: Output = "html",
     title: str = "",
     leaf: str | None = None,
+    stream: str | None = None,
 ) -> str:
     """A file's bytes rendered: in `format` (`None`: detected, else the IR's own JSON, or
     JSON Lines when `json_lines`), with the diagnostics its format's `check` gives, a tree
     log's branches, and the branch ending at `leaf` (`None`: the one the agent resumes).
+    With `stream` (a format of `message_ir.streams`), the bytes are a recorded provider
+    stream: the page shows the message it assembles and the stream's diagnostics.
 
     A session log whose last line is half-written (no newline, not JSON) is rendered
     without it, and the page says so. Raises `FormatError` for bytes that are not of the
-    format (nothing is rendered), `ValueError` for a `leaf` the log does not hold or a
-    format without branches.
+    format (nothing is rendered), `ValueError` for a `leaf` the log does not hold, a format
+    without branches, or an unknown stream format.
     """
-    source: Source = read_source(data, format=format, json_lines=json_lines, leaf=leaf)
+    if stream is not None:
+        if format is not None or leaf is not None:
+            raise ValueError("a stream has no other format and no branches")
+        source: Source = read_stream(data, stream)
+    else:
+        source = read_source(data, format=format, json_lines=json_lines, leaf=leaf)
     found = view(
         source.conversation,
         source.diagnostics,

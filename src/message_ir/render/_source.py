@@ -8,6 +8,7 @@ from typing import NamedTuple, TypeAlias
 
 from message_ir import Diagnostic, TranscriptError, decode_jsonl, decode_transcript, validate_transcript
 from message_ir.adapters import FORMATS, Branch, Conversation, FormatError, detect
+from message_ir.streams import Assembler
 
 IR_NAME = "message_ir"
 """The name the page gives the IR's own JSON (and JSON Lines)."""
@@ -55,6 +56,21 @@ def read_source(data: bytes, *, format: str | None, json_lines: bool, leaf: str 
     if cut is not None:
         diagnostics = (cut, *diagnostics)
     return Source(conversation, diagnostics, branches, remarks, indexed=False)
+
+
+def read_stream(data: bytes, format: str) -> Source:
+    """A recorded provider stream: the one message it assembles, the stream's diagnostics
+    beside it (their paths name the events, `$[n]`), its notes (an unknown event)."""
+    assembler = Assembler(format)  # raises ValueError for a format it does not know
+    assembler.feed(data)
+    done = assembler.finish()
+    diagnostics = tuple(
+        Diagnostic(found.code, None if found.message_index is None else 0, found.path, found.message)
+        for found in done.diagnostics
+    )
+    remarks = () if done.complete else ("The stream ended before its last event: the message is what arrived.",)
+    conversation = Conversation(f"{format} stream", (done.message,), notes=done.notes)
+    return Source(conversation, diagnostics, (), remarks, indexed=True)
 
 
 def _read_ir(data: bytes, json_lines: bool) -> Source:
