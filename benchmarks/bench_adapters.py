@@ -1,13 +1,26 @@
-"""The speed of the OpenAI Chat adapter, as ratios against msgspec's untyped decode (the floor).
+"""The adapters' speed, as ratios against msgspec's untyped decode of the same bytes (the floor),
+beside what a user would pick instead.
 
-Run it with `python benchmarks/bench_adapters.py [--messages 20000] [--rounds N]`. The data are
-the real tau-bench transcripts of `../shared/real/openai-chat` (read in place), repeated to
-about `--messages` messages in one list (their reused call IDs are renamed on load, as in the
-real files). Every measurement runs in this one process, round by round, with the garbage
-collector off while timing; the table reports medians as ratios to the floor. What a user
-would pick instead, LangChain's `convert_to_messages` (and back with
-`convert_to_openai_messages`), runs on the same data for comparison (it is not lossless: it
-drops unknown fields and reorders keys; it is a benchmark dependency only).
+Run it with `python benchmarks/bench_adapters.py [--megabytes 15] [--rounds 5]`. For each format
+it builds, from the real files of `../shared/real` (read in place, never copied), one input of
+about `--megabytes`, then times in this one process, round by round with the garbage collector
+off while timing, `load`, `check` and `dumps` of it, the floor, and the peers, and prints each
+median as a multiple of the floor's.
+
+- `openai_chat`: the tau-bench trajectories' messages, repeated (call IDs made unique per copy).
+- `anthropic`: the API messages the Claude Code logs stand for (the lines sharing a
+  `message.id` joined), repeated the same way.
+- `openai_responses`, `gemini`: the Codex rollouts and the gemini-cli recordings converted by
+  this package (`convert`) into those formats' request bodies, then repeated.
+- `claude_code`: a generated session log (`bench_memory.write_claude_code`), since a real log's
+  lines form a tree that repeating would break; its floor is `decode_lines` of its bytes.
+
+The peers, on the same bytes (decoded by msgspec first, inside the timing): LangChain's
+`convert_to_messages` (OpenAI Chat and Anthropic; and back, `convert_to_openai_messages`), and
+litellm's `validate_and_fix_openai_messages` (OpenAI Chat),
+`transform_responses_api_input_to_messages` (Responses) and `GoogleGenAIAdapter` (Gemini). They
+are benchmark dependencies only (the `bench` group), not lossless, and check little or nothing;
+a peer that is not installed is left out of the table.
 """
 
 from __future__ import annotations
@@ -15,28 +28,142 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import statistics
+import sys
+import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import cast
 
 import msgspec
-from langchain_core.messages import convert_to_messages, convert_to_openai_messages
 
-from message_ir.adapters import openai_chat
+from message_ir.adapters import FORMATS, Conversation, codex, convert, gemini_cli
 
-REAL = Path(__file__).resolve().parents[2] / "shared" / "real" / "openai-chat"
+REAL = Path(__file__).resolve().parents[2] / "shared" / "real"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_memory import write_claude_code  # noqa: E402  # the generator beside this file
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # litellm: no fetch of its price table
+
+Peer = Callable[[bytes], object]
 
 
-def dataset(count: int) -> bytes:
-    records: list[object] = []
-    for path in sorted(REAL.glob("tau-bench_*.json")):
-        record = json.loads(path.read_bytes())
-        records.extend(record["traj"])
+def _peers() -> dict[str, list[tuple[str, Peer]]]:
+    """The peers each format has, where they are installed."""
+    peers: dict[str, list[tuple[str, Peer]]] = {name: [] for name in FORMATS}
+    decode = msgspec.json.decode
+    try:
+        from langchain_core.messages import convert_to_messages, convert_to_openai_messages
+    except ImportError:
+        pass
+    else:
+        for name in ("openai_chat", "anthropic"):
+            peers[name].append(("LangChain convert_to_messages", lambda data: convert_to_messages(_messages(data))))
+        peers["openai_chat"].append(
+            (
+                "LangChain convert_to_messages, then back",
+                lambda data: convert_to_openai_messages(convert_to_messages(decode(data))),
+            )
+        )
+    try:
+        from litellm.google_genai.adapters.transformation import (  # type: ignore[import-not-found]  # optional
+            GoogleGenAIAdapter,
+        )
+        from litellm.responses.litellm_completion_transformation.transformation import (  # type: ignore[import-not-found]
+            LiteLLMCompletionResponsesConfig,
+        )
+        from litellm.utils import validate_and_fix_openai_messages  # type: ignore[import-not-found]
+    except ImportError:
+        return peers
+    peers["openai_chat"].append(
+        ("litellm validate_and_fix_openai_messages", lambda data: validate_and_fix_openai_messages(decode(data)))
+    )
+    transform = LiteLLMCompletionResponsesConfig.transform_responses_api_input_to_messages
+    peers["openai_responses"].append(
+        ("litellm transform_responses_api_input_to_messages", lambda data: transform(decode(data)["input"], {}))
+    )
+    adapter = GoogleGenAIAdapter()
+    peers["gemini"].append(
+        (
+            "litellm GoogleGenAIAdapter",
+            lambda data: adapter.translate_generate_content_to_completion("gemini-2.5-pro", decode(data)["contents"]),
+        )
+    )
+    return peers
+
+
+def _messages(data: bytes) -> list[dict[str, object]]:
+    """The messages of a body or of a list (decoded by msgspec: JSON objects)."""
+    value = msgspec.json.decode(data)
+    return cast("list[dict[str, object]]", value["messages"] if type(value) is dict else value)
+
+
+def _unique(text: str, copies: int, prefixes: tuple[str, ...]) -> list[object]:
+    """`copies` copies of a JSON list (as `json.dumps` writes it), its IDs (values starting with
+    one of `prefixes`) made unique per copy."""
+    items: list[object] = []
+    for copy in range(copies):
+        renamed = text
+        for prefix in prefixes:
+            renamed = renamed.replace(f': "{prefix}', f': "{prefix}{copy}x')
+        items.extend(json.loads(renamed))
+    return items
+
+
+def _copies(size: int, megabytes: float) -> int:
+    return max(1, int(megabytes * 1e6 / max(size, 1)) + 1)
+
+
+def openai_chat_input(megabytes: float) -> bytes:
     messages: list[object] = []
-    while len(messages) < count:
-        messages.extend(records)
-    return json.dumps(messages[:count]).encode()
+    for path in sorted((REAL / "openai-chat").glob("tau-bench_*.json")):
+        messages.extend(json.loads(path.read_bytes())["traj"])
+    text = json.dumps(messages)
+    return json.dumps(_unique(text, _copies(len(text), megabytes), ("call_", "toolu_"))).encode()
+
+
+def anthropic_input(megabytes: float) -> bytes:
+    messages: list[object] = []
+    for path in sorted((REAL / "anthropic").glob("*.jsonl")):
+        by_id: dict[str, dict[str, object]] = {}
+        for line in path.read_bytes().splitlines():
+            entry = json.loads(line)
+            if type(entry) is not dict or entry.get("type") not in ("user", "assistant"):
+                continue
+            message = dict(entry["message"])
+            key = message.get("id") if message.get("role") == "assistant" else None
+            if type(key) is str and key in by_id:
+                by_id[key]["content"] = [*by_id[key]["content"], *message["content"]]  # type: ignore[misc]  # JSON
+                continue
+            if type(key) is str:
+                by_id[key] = message
+            messages.append(message)
+    text = json.dumps(messages)
+    items = _unique(text, _copies(len(text), megabytes), ("toolu_", "msg_", "srvtoolu_"))
+    return json.dumps({"model": "claude-sonnet-4-5", "max_tokens": 1024, "messages": items}).encode()
+
+
+def _converted(conversations: list[Conversation], target: str, key: str, megabytes: float) -> bytes:
+    items: list[object] = []
+    for conversation in conversations:
+        body = FORMATS[target].dump(convert(conversation, to=target))
+        assert type(body) is dict
+        items.extend(body[key])
+    text = json.dumps(items)
+    return json.dumps({key: _unique(text, _copies(len(text), megabytes), ("call_", "fc_", "toolu_"))}).encode()
+
+
+def openai_responses_input(megabytes: float) -> bytes:
+    logs = [codex.load(path.read_bytes()) for path in sorted((REAL / "openai-responses").glob("*.jsonl"))]
+    return _converted(logs, "openai_responses", "input", megabytes)
+
+
+def gemini_input(megabytes: float) -> bytes:
+    recordings = [gemini_cli.load(path.read_bytes()) for path in sorted((REAL / "gemini").glob("*.json"))]
+    return _converted(recordings, "gemini", "contents", megabytes)
 
 
 def median_seconds(function: Callable[[], object], rounds: int) -> float:
@@ -53,28 +180,43 @@ def median_seconds(function: Callable[[], object], rounds: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--messages", type=int, default=20_000)
+    parser.add_argument("--megabytes", type=float, default=15.0)
     parser.add_argument("--rounds", type=int, default=5)
     arguments = parser.parse_args()
-    data = dataset(arguments.messages)
-    conversation = openai_chat.load(data)
-    assert openai_chat.dumps(conversation) == msgspec.json.encode(msgspec.json.decode(data))
-    floor = median_seconds(lambda: msgspec.json.decode(data), arguments.rounds)
-    rows = {
-        "msgspec.json.decode (floor)": floor,
-        "openai_chat.load": median_seconds(lambda: openai_chat.load(data), arguments.rounds),
-        "openai_chat.dumps": median_seconds(lambda: openai_chat.dumps(conversation), arguments.rounds),
-        "openai_chat.check": median_seconds(lambda: openai_chat.check(data), arguments.rounds),
-        "LangChain: convert_to_messages(json)": median_seconds(
-            lambda: convert_to_messages(msgspec.json.decode(data)), arguments.rounds
-        ),
-        "LangChain: ... then convert_to_openai_messages": median_seconds(
-            lambda: convert_to_openai_messages(convert_to_messages(msgspec.json.decode(data))), arguments.rounds
-        ),
+    megabytes, rounds = arguments.megabytes, arguments.rounds
+    peers = _peers()
+    inputs: dict[str, bytes] = {
+        "openai_chat": openai_chat_input(megabytes),
+        "anthropic": anthropic_input(megabytes),
+        "openai_responses": openai_responses_input(megabytes),
+        "gemini": gemini_input(megabytes),
     }
-    print(f"{arguments.messages:,} OpenAI Chat messages ({len(data) / 1e6:.1f} MB): time as a multiple of the floor")
-    for name, seconds in rows.items():
-        print(f"  {name:<48}{seconds / floor:6.2f}x")
+    with tempfile.TemporaryDirectory() as folder:
+        log = Path(folder) / "session.jsonl"
+        write_claude_code(log, int(megabytes * 1e6))
+        inputs["claude_code"] = log.read_bytes()
+    print(f"Python {sys.version.split()[0]}; medians of {rounds} rounds, one process, GC off while timing")
+    print("time as a multiple of msgspec's untyped decode of the same bytes (the floor)")
+    for name, data in inputs.items():
+        declared = FORMATS[name]
+        conversation = declared.load(data)
+        if name == "claude_code":
+            assert declared.dumps(conversation) == data  # written back exactly
+            floor = median_seconds(partial(msgspec.json.Decoder().decode_lines, data), rounds)
+        else:
+            assert msgspec.json.decode(declared.dumps(conversation)) == msgspec.json.decode(data)
+            floor = median_seconds(partial(msgspec.json.decode, data), rounds)
+        rows = {
+            "load": median_seconds(partial(declared.load, data), rounds),
+            "check": median_seconds(partial(declared.check, data), rounds),
+            "dumps": median_seconds(partial(declared.dumps, conversation), rounds),
+        }
+        for peer, function in peers.get(name, []):
+            rows[peer] = median_seconds(partial(function, data), rounds)
+        count = len(conversation.messages)
+        print(f"  {name} ({len(data) / 1e6:.1f} MB, {count:,} messages; floor {floor * 1e3:.1f} ms)")
+        for row, seconds in rows.items():
+            print(f"    {row:<52}{seconds / floor:6.2f}x")
 
 
 if __name__ == "__main__":
