@@ -9,7 +9,17 @@ from typing import Final
 
 from message_ir import AssistantMessage, Diagnostic, OpaqueBlock, TextBlock, ToolCall, ToolResultMessage, UserMessage
 from message_ir.adapters import Note
-from message_ir.render._text import is_long, plural, pretty_json, printable, role_word, size
+from message_ir.render._text import (
+    NO_PROBLEMS,
+    branch_kind,
+    is_long,
+    listed_problems,
+    pretty_json,
+    printable,
+    role_word,
+    size,
+)
+from message_ir.render._text import counts as text_counts
 from message_ir.render._view import Answer, View
 
 STYLE: Final = """
@@ -77,30 +87,18 @@ def page(found: View) -> Iterator[str]:
 
 def _header(found: View) -> Iterator[str]:
     conversation = found.conversation
-    problems = len(found.diagnostics)
-    counts = " · ".join(
-        (
-            esc(conversation.format),
-            plural(len(conversation.messages), "message"),
-            plural(found.calls, "tool call"),
-            plural(found.results, "tool result"),
-            plural(problems, "problem"),
-            plural(len(conversation.notes), "note"),
-        )
-    )
+    counts = " · ".join((esc(conversation.format), *text_counts(found)))
     yield f'<header>\n<h1>{esc(found.title)}</h1>\n<p class="counts">{counts}</p>\n'
     for remark in found.remarks:
         yield f'<p class="placed">{esc(remark)}</p>\n'
-    if problems:
+    if found.diagnostics:
         yield '<h2>Problems</h2>\n<ul class="problems">\n'
-        for index in sorted(found.problems):
-            for diagnostic in found.problems[index]:
-                yield f'<li>{_diagnostic(diagnostic)} — <a href="#m{index}">message {index}</a></li>\n'
-        for diagnostic in found.file_problems:
-            yield f"<li>{_diagnostic(diagnostic)}</li>\n"
+        for diagnostic, index in listed_problems(found):
+            where = "" if index is None else f' — <a href="#m{index}">message {index}</a>'
+            yield f"<li>{_diagnostic(diagnostic)}{where}</li>\n"
         yield "</ul>\n"
     else:
-        yield '<p class="placed">No problems: the conversation passes its format\'s check.</p>\n'
+        yield f'<p class="placed">{esc(NO_PROBLEMS)}</p>\n'
     if found.file_notes:
         yield "<h2>Notes</h2>\n"
         yield from _notes(found.file_notes)
@@ -112,7 +110,7 @@ def _header(found: View) -> Iterator[str]:
         yield "<h2>Branches</h2>\n<table>\n"
         yield "<tr><th>leaf</th><th>line</th><th>last time</th><th>messages</th><th></th></tr>\n"
         for branch in found.branches:
-            kind = "resumed" if branch.resumed else "sub-agent" if branch.sidechain else ""
+            kind = branch_kind(branch)
             yield (
                 f"<tr><td><code>{esc(branch.leaf)}</code></td><td>{branch.line + 1}</td>"
                 f"<td>{esc(branch.timestamp or '')}</td><td>{branch.messages}</td><td>{kind}</td></tr>\n"

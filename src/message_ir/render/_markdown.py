@@ -15,7 +15,17 @@ from typing import Final
 
 from message_ir import AssistantMessage, Diagnostic, OpaqueBlock, TextBlock, ToolCall, ToolResultMessage, UserMessage
 from message_ir.adapters import Note
-from message_ir.render._text import is_long, plural, pretty_json, printable, role_word, size
+from message_ir.render._text import (
+    NO_PROBLEMS,
+    branch_kind,
+    is_long,
+    listed_problems,
+    pretty_json,
+    printable,
+    role_word,
+    size,
+)
+from message_ir.render._text import counts as text_counts
 from message_ir.render._view import Answer, View
 
 _PUNCTUATION: Final = re.compile(r"""([!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])""")
@@ -62,30 +72,18 @@ def page(found: View) -> Iterator[str]:
 
 def _header(found: View) -> Iterator[str]:
     conversation = found.conversation
-    problems = len(found.diagnostics)
-    counts = " · ".join(
-        (
-            code(conversation.format),
-            plural(len(conversation.messages), "message"),
-            plural(found.calls, "tool call"),
-            plural(found.results, "tool result"),
-            plural(problems, "problem"),
-            plural(len(conversation.notes), "note"),
-        )
-    )
+    counts = " · ".join((code(conversation.format), *text_counts(found)))
     yield f"# {inline(found.title)}\n\n{counts}\n\n"
     for remark in found.remarks:
         yield f"*{inline(remark)}*\n\n"
-    if problems:
+    if found.diagnostics:
         yield "## Problems\n\n"
-        for index in sorted(found.problems):
-            for diagnostic in found.problems[index]:
-                yield f"- {_diagnostic(diagnostic)} — [message {index}](#m{index})\n"
-        for diagnostic in found.file_problems:
-            yield f"- {_diagnostic(diagnostic)}\n"
+        for diagnostic, index in listed_problems(found):
+            where = "" if index is None else f" — [message {index}](#m{index})"
+            yield f"- {_diagnostic(diagnostic)}{where}\n"
         yield "\n"
     else:
-        yield "No problems: the conversation passes its format's check.\n\n"
+        yield f"{NO_PROBLEMS}\n\n"
     if found.file_notes:
         yield "## Notes\n\n"
         yield from _notes(found.file_notes)
@@ -96,7 +94,7 @@ def _header(found: View) -> Iterator[str]:
     if found.branches:
         yield "## Branches\n\n| leaf | line | last time | messages | |\n|---|---|---|---|---|\n"
         for branch in found.branches:
-            kind = "resumed" if branch.resumed else "sub-agent" if branch.sidechain else ""
+            kind = branch_kind(branch)
             when = inline(branch.timestamp or "")
             yield f"| {inline(branch.leaf)} | {branch.line + 1} | {when} | {branch.messages} | {kind} |\n"
         yield "\n"

@@ -1,14 +1,19 @@
-"""What both writers say the same way: the header's counts, a message's heading, a long text
-told from a short one, and a JSON value laid out for reading."""
+"""What both writers say the same way: the header's counts and problem list, a branch's kind,
+a message's role, a long text told from a short one, and a JSON value laid out for reading."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Final
 
 import msgspec
 
-from message_ir import Message
+from message_ir import Diagnostic, Message
+from message_ir.adapters import Branch
+from message_ir.render._view import View
+
+NO_PROBLEMS: Final = "No problems: the conversation passes its format's check."
 
 LONG_CHARACTERS: Final = 1500
 """A text longer than this (or with more lines than `LONG_LINES`) is collapsed."""
@@ -56,3 +61,29 @@ ROLE_WORDS: Final = {"user": "user", "assistant": "assistant", "toolResult": "to
 
 def role_word(message: Message) -> str:
     return ROLE_WORDS[message.role]
+
+
+def counts(found: View) -> tuple[str, ...]:
+    """The header's counts, after the format's name."""
+    conversation = found.conversation
+    return (
+        plural(len(conversation.messages), "message"),
+        plural(found.calls, "tool call"),
+        plural(found.results, "tool result"),
+        plural(len(found.diagnostics), "problem"),
+        plural(len(conversation.notes), "note"),
+    )
+
+
+def listed_problems(found: View) -> Iterator[tuple[Diagnostic, int | None]]:
+    """The header's problems: those beside a message (with its index) in message order, then
+    those about the whole file."""
+    for index in sorted(found.problems):
+        for diagnostic in found.problems[index]:
+            yield diagnostic, index
+    for diagnostic in found.file_problems:
+        yield diagnostic, None
+
+
+def branch_kind(branch: Branch) -> str:
+    return "resumed" if branch.resumed else "sub-agent" if branch.sidechain else ""
