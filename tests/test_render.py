@@ -475,3 +475,27 @@ def test_the_broken_real_sessions_show_their_problems_beside_the_calls() -> None
         missing = page.count('<p class="missing">')
         assert missing > 0
         assert beside == missing, path.name
+
+
+@given(data=st.data())
+def test_a_damaged_file_renders_or_is_refused_never_anything_else(data: st.DataObject) -> None:
+    """Real files with bytes cut, repeated or changed anywhere: a page, or a `FormatError`
+    (the command line's exit 2 with the reasons); never another exception."""
+    sources = [source for source in _real_sources() if source.stream is None and len(source.data) < 200_000]
+    source = data.draw(st.sampled_from(sources), label="file")
+    text = bytearray(source.data)
+    for _ in range(data.draw(st.integers(1, 3), label="damages")):
+        at = data.draw(st.integers(0, max(len(text) - 1, 0)))
+        action = data.draw(st.sampled_from(["cut", "repeat", "byte"]))
+        if action == "cut":
+            del text[at:]
+        elif action == "repeat":
+            text[at:at] = text[at : at + data.draw(st.integers(1, 200))]
+        elif text:
+            text[at] = data.draw(st.sampled_from(b'{}[]":,\n\\x0'))
+    try:
+        page = render_file_bytes(bytes(text), title=source.name)
+    except FormatError:
+        return
+    assert page.startswith("<!DOCTYPE html>")
+    assert render_file_bytes(bytes(text), title=source.name, to="markdown").startswith("# ")
