@@ -10,7 +10,15 @@ from unittest import mock
 
 import pytest
 
-from message_ir import DiagnosticCode, TranscriptError, decode_transcript, validate_transcript
+from message_ir import (
+    DiagnosticCode,
+    Message,
+    TranscriptError,
+    assistant_message,
+    decode_transcript,
+    tool_call,
+    validate_transcript,
+)
 from message_ir.adapters import (
     NoteCode,
     _checks,
@@ -26,6 +34,7 @@ from message_ir.adapters import (
     openai_responses,
     otel_genai,
     sharegpt,
+    tool_result_from_mcp,
     vercel_ai,
 )
 from message_ir.datasets._tokens import too_many
@@ -266,7 +275,15 @@ NOTE_CASES: dict[str, Callable[[], list[str]]] = {
     "INSERTED_ASSISTANT_MESSAGE": lambda: _converted(
         [_chat(_call()), _tool(), {"role": "user", "content": "and?"}], openai_chat.load, "mistral"
     ),
+    "PLACED_STRUCTURED_CONTENT": lambda: _codes(convert(_mcp_answered(), "bedrock").notes),
 }
+
+
+def _mcp_answered() -> list[Message]:
+    """A call answered by an MCP result with structured content."""
+    call = tool_call(id="call_1", name="weather", arguments={})
+    answer = {"content": [{"type": "text", "text": "rain"}], "structuredContent": {"sky": "rain"}}
+    return [assistant_message(id="a", content=[call]), tool_result_from_mcp(call, answer)]
 
 
 def _line(uuid: str, parent: str | None = None, *, sidechain: bool = False) -> dict[str, object]:

@@ -8,8 +8,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from message_ir import ToolCall, assistant_message, user_message, validate_transcript
-from message_ir.adapters import FormatError, tool_result_from_mcp
+from message_ir import Message, ToolCall, assistant_message, user_message, validate_transcript
+from message_ir.adapters import FORMATS, FormatError, convert, tool_result_from_mcp, vercel_ai
 
 REAL = Path(__file__).resolve().parents[3] / "shared" / "real" / "mcp" / "pydantic-ai_deepwiki_tools-call-result.json"
 CALL = ToolCall(id="call_1", name="ask_question", arguments_json=msgspec.Raw(b'{"repoName":"pydantic/pydantic-ai"}'))
@@ -77,3 +77,72 @@ def test_what_is_not_a_call_tool_result_is_named(result: object, path: str, mess
     with pytest.raises(FormatError) as raised:
         tool_result_from_mcp(CALL, result)
     assert [(d.path, d.message) for d in raised.value.diagnostics] == [(path, message)]
+
+
+def _answered(text: str, *, is_error: bool = False) -> list[Message]:
+    """A question, a call, and its MCP answer with structured content (and `text` as text)."""
+    answer: dict[str, object] = {
+        "content": [{"type": "text", "text": text}],
+        "structuredContent": {"sky": "rain", "temp": 7},
+    }
+    if is_error:
+        answer["isError"] = True
+    return [
+        user_message(id="u", content="Weather in Oslo?"),
+        assistant_message(id="a", content=[CALL]),
+        tool_result_from_mcp(CALL, answer),
+    ]
+
+
+def _placed(target: str, text: str, value: object) -> tuple[str, list[object], object]:
+    """Where `target` holds the structure: the body's list of records, the path from the
+    result's record to its field, and what stands there."""
+    if target == "bedrock":
+        return "messages", ["content", 0, "toolResult", "content"], [{"text": text}, {"json": value}]
+    if target == "gemini":
+        return "contents", ["parts", 0, "functionResponse", "response"], value
+    if target == "vercel_ai":
+        return "messages", ["content", 0, "output"], {"type": "json", "value": value}
+    return "", ["parts", 0, "response"], value
+
+
+PLACED = ("bedrock", "gemini", "otel_genai", "vercel_ai")
+
+
+def _at(value: object, keys: list[object]) -> object:
+    for key in keys:
+        value = value[key]  # type: ignore[index]  # plain JSON, walked by known keys
+    return value
+
+
+@pytest.mark.parametrize("target", PLACED)
+@pytest.mark.parametrize("text", ['{"sky": "rain", "temp": 7}', '{"sky":"rain","temp":7}'])
+def test_convert_puts_structured_content_where_the_target_holds_it(target: str, text: str) -> None:
+    structure = {"sky": "rain", "temp": 7}
+    converted = convert(_answered(text), to=target)
+    assert [note.code for note in converted.notes].count("PLACED_STRUCTURED_CONTENT") == 1
+    written = FORMATS[target].dumps(converted)
+    assert FORMATS[target].check(written) == ()
+    key, keys, expected = _placed(target, text, structure)
+    body = json.loads(written)
+    records = body[key] if key else body
+    assert _at(records[2], keys) == expected
+    again = FORMATS[target].load(written)
+    assert again.messages[2].content == (text if target == "bedrock" else '{"sky":"rain","temp":7}')
+
+
+def test_structured_content_stays_out_where_the_text_says_something_else() -> None:
+    for target in ("gemini", "vercel_ai", "otel_genai", "openai_chat", "anthropic"):
+        converted = convert(_answered("It rains, 7 degrees."), to=target)
+        assert "PLACED_STRUCTURED_CONTENT" not in [note.code for note in converted.notes], target
+        assert converted.messages[2].content == "It rains, 7 degrees."
+    placed = convert(_answered("It rains, 7 degrees."), to="bedrock")
+    assert [note.code for note in placed.notes] == ["PLACED_STRUCTURED_CONTENT", "DROPPED_META"]
+    error = convert(_answered('{"sky": "rain", "temp": 7}', is_error=True), to="vercel_ai")
+    assert json.loads(vercel_ai.dumps(error))["messages"][2]["content"][0]["output"] == {
+        "type": "error-json",
+        "value": {"sky": "rain", "temp": 7},
+    }
+    assert "PLACED_STRUCTURED_CONTENT" not in [
+        note.code for note in convert(_answered('{"sky": "rain", "temp": 7}', is_error=True), to="gemini").notes
+    ]

@@ -34,6 +34,7 @@ NoteCode: TypeAlias = Literal[
     "INSERTED_ASSISTANT_MESSAGE",
     "SOURCE_FORM",
     "UNKNOWN_EVENT",
+    "PLACED_STRUCTURED_CONTENT",
 ]
 """The stable codes of `Note`s; `docs/formats.md` says what each means."""
 

@@ -18,6 +18,7 @@ from message_ir.adapters._build import NO_META
 from message_ir.adapters._conversation import Conversation, Instruction, Note
 from message_ir.adapters._ids import rewrite_ids
 from message_ir.adapters._json import as_object, decode, encode
+from message_ir.adapters._mcp import NAME as MCP_KEY
 from message_ir.adapters._pairing import MADE_UP
 from message_ir.adapters._records import PACKAGE_KEY, package_info
 from message_ir.adapters._registry import FORMATS
@@ -41,10 +42,40 @@ def convert(conversation: Conversation | tuple[Message, ...] | list[Message], to
     messages = _placed_results(list(source.messages), notes)
     messages = _bridged(messages, FORMATS[to].bridge_text, notes)
     messages = _rewritten_ids(messages, to, notes)
+    messages = _structured(messages, to, notes)
     messages = [_cleaned(index, message, to, notes) for index, message in enumerate(messages)]
     _call_form_notes(source.format, to, messages, notes)
     instructions = _instructions(source, to, messages, notes)
     return Conversation(format=to, messages=tuple(messages), instructions=instructions, notes=tuple(notes))
+
+
+def _structured(messages: list[Message], to: str, notes: list[Note]) -> list[Message]:
+    """Each result's MCP `structuredContent` (its `meta` under `mcp`) put where the target
+    holds a structured result, when it does (a note for each)."""
+    place = FORMATS[to].structured_result
+    if place is None:
+        return messages
+    output: list[Message] = []
+    for index, original in enumerate(messages):
+        message = original
+        if type(original) is ToolResultMessage and original.meta_json:
+            entries = as_object(decode(original.meta_json)) or {}
+            found = as_object(entries.get(MCP_KEY))
+            if found is not None and "structuredContent" in found and to not in entries:
+                placed = place(original, found["structuredContent"])
+                if placed is not None:
+                    merged = {**entries, **(as_object(decode(placed.meta_json)) or {})}
+                    message = msgspec.structs.replace(placed, meta_json=msgspec.Raw(encode(merged)))
+                    notes.append(
+                        Note(
+                            "PLACED_STRUCTURED_CONTENT",
+                            index,
+                            f"$[{index}].meta.{MCP_KEY}.structuredContent",
+                            f"Put the MCP result's structured content where {to} holds a structured result",
+                        )
+                    )
+        output.append(message)
+    return output
 
 
 def _placed_results(messages: list[Message], notes: list[Note]) -> list[Message]:

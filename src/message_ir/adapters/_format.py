@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from message_ir import Diagnostic, Message
+from message_ir import Diagnostic, Message, ToolResultMessage
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._functions import Functions
 from message_ir.adapters._ids import IdRule
@@ -79,6 +79,10 @@ class Format(NamedTuple):
     bridge_text: str = ""
     """For a provider that refuses a user message right after a tool result (Mistral): the
     text of the assistant message `convert` puts between them; empty when none is needed."""
+    structured_result: Callable[[ToolResultMessage, object], ToolResultMessage | None] | None = None
+    """Where it holds an MCP result's `structuredContent` (`convert` puts it there): the result
+    with the `meta` of this format that writes the structure in its own field (`None` when
+    this result cannot hold it); `None` for a format with no such field."""
 
     @property
     def name(self) -> str:

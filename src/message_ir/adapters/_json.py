@@ -101,6 +101,15 @@ def decode(text: str | bytes | msgspec.Raw) -> object:
     return value
 
 
+def same_json(text: str, value: object) -> bool:
+    """Whether JSON `text` says `value` (compared as compact JSON: key order counts, `1` is not
+    `true`); `False` for text that is not JSON."""
+    try:
+        return _encode(decode(text)) == _encode(value)
+    except (msgspec.DecodeError, RecursionError):
+        return False
+
+
 _KINDS: Final[dict[type, str]] = {
     dict: "object",
     list: "array",

@@ -347,6 +347,15 @@ def _written_result(message: ir.ToolResultMessage, info: _records.Info, restore:
     return _records.build_record(result_info, _RESULT_KEYS, values)
 
 
+def _structured_result(message: ir.ToolResultMessage, structured: object) -> ir.ToolResultMessage | None:
+    """An MCP result's structured content as a `json` block after its text."""
+    if type(structured) is not dict:
+        return None
+    content: list[object] = [{"text": message.content}] if message.content else []
+    content.append({"json": structured})
+    return msgspec.structs.replace(message, meta_json=_meta({"result": {"content": content}}))
+
+
 def _dump_system(conversation: Conversation) -> object:
     """The `system` field: the instructions' text as one block (the kept blocks when they
     still say it), or `None`."""
@@ -425,6 +434,7 @@ FORMAT: Final = Format(
     refuses_empty_text=True,
     system_field="system",
     tools=_TOOLS,
+    structured_result=_structured_result,
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 

@@ -44,7 +44,7 @@ from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, provider_words
 from message_ir.adapters._ids import any_id
-from message_ir.adapters._json import as_array, as_object, encode, freeze_info
+from message_ir.adapters._json import as_array, as_object, encode, freeze_info, same_json
 from message_ir.adapters._load_state import LoadState, Origins
 from message_ir.adapters._pairing import MADE_UP_INFO, Pairing
 from message_ir.adapters._tools import ToolDeclaration, ToolReader
@@ -204,6 +204,18 @@ def read_response(
         is_error=is_error,
         meta_json=_meta(info),
     )
+
+
+def _structured_result(message: ir.ToolResultMessage, structured: object) -> ir.ToolResultMessage | None:
+    """An MCP result's structured content as the `functionResponse`'s `response`, when its
+    text is that structure's JSON (as MCP asks servers to send it); the text becomes its
+    compact form."""
+    if type(structured) is not dict or message.is_error or not same_json(message.content, structured):
+        return None
+    text = encode(structured).decode()
+    if response_text(structured) != (text, False, False):
+        return None  # an `output` or `error` object alone: the text would be that string
+    return msgspec.structs.replace(message, content=text, meta_json=_meta({"response": {"response": structured}}))
 
 
 def _part_info(part: dict[str, object], key: str) -> _records.Info:
@@ -632,6 +644,7 @@ FORMAT: Final = Format(
     dataset_line=True,
     messages_key="contents",
     fast_path=_is_clean,
+    structured_result=_structured_result,
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 

@@ -42,7 +42,7 @@ from message_ir.adapters._conversation import Conversation, FormatError, Instruc
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, provider_words
 from message_ir.adapters._ids import any_id
-from message_ir.adapters._json import as_array, as_object, decode, encode, freeze_info
+from message_ir.adapters._json import as_array, as_object, decode, encode, freeze_info, same_json
 from message_ir.adapters._load_state import LoadState
 from message_ir.adapters._pairing import MADE_UP_INFO, Pairing
 
@@ -486,6 +486,15 @@ def _written_response(message: ir.ToolResultMessage, info: _records.Info, restor
     return _records.build_record(part_info, usual, values)
 
 
+def _structured_result(message: ir.ToolResultMessage, structured: object) -> ir.ToolResultMessage | None:
+    """An MCP result's structured content as the `tool_call_response`'s `response` value, when
+    its text is that structure's JSON; the text becomes its compact form."""
+    if not same_json(message.content, structured):
+        return None
+    text = encode(structured).decode()
+    return msgspec.structs.replace(message, content=text, meta_json=_meta({"part": {"value": structured}}))
+
+
 def _recognizes_body(body: dict[str, object]) -> bool:
     return INPUT in body or OUTPUT in body
 
@@ -512,6 +521,7 @@ FORMAT: Final = Format(
     id_rule=any_id("the GenAI conventions take any ID"),
     recognize=Recognize(body=_recognizes_body, record=_recognizes_record),
     raw_arguments="arguments",
+    structured_result=_structured_result,
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 

@@ -41,7 +41,7 @@ from message_ir.adapters._conversation import Conversation, FormatError, Instruc
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, provider_words
 from message_ir.adapters._ids import any_id
-from message_ir.adapters._json import as_array, as_object, encode
+from message_ir.adapters._json import as_array, as_object, encode, same_json
 from message_ir.adapters._load_state import LoadState
 
 NAME: Final = "vercel_ai"
@@ -392,6 +392,16 @@ def _written_result(message: ir.ToolResultMessage, info: _records.Info, restore:
     return _records.build_record(part_info, _RESULT_KEYS, values)
 
 
+def _structured_result(message: ir.ToolResultMessage, structured: object) -> ir.ToolResultMessage | None:
+    """An MCP result's structured content as a `json` output (`error-json` for an error), when
+    its text is that structure's JSON; the text becomes its compact form."""
+    if not same_json(message.content, structured):
+        return None
+    output = {"type": "error-json" if message.is_error else "json", "value": structured}
+    text = encode(structured).decode()
+    return msgspec.structs.replace(message, content=text, meta_json=_meta({"part": {"output": output}}))
+
+
 def _recognizes_record(record: dict[str, object]) -> bool:
     """A `tool` message of `tool-result` parts, or an assistant part of type `tool-call`."""
     for item in as_array(record.get("content")) or ():
@@ -416,6 +426,7 @@ FORMAT: Final = Format(
     recognize=Recognize(record=_recognizes_record),
     raw_arguments="input",
     system_field="",
+    structured_result=_structured_result,
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 
