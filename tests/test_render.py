@@ -27,7 +27,7 @@ from message_ir import (
     user_message,
 )
 from message_ir._cli import main
-from message_ir.adapters import Conversation, FormatError, Note, detect, openai_chat
+from message_ir.adapters import FORMATS, Conversation, FormatError, Note, detect, openai_chat
 from message_ir.render import Output, render, render_file_bytes
 from message_ir.streams import STREAM_FORMATS, script
 from tests.adapters.real import REAL, openai_chat_messages
@@ -499,3 +499,25 @@ def test_a_damaged_file_renders_or_is_refused_never_anything_else(data: st.DataO
         return
     assert page.startswith("<!DOCTYPE html>")
     assert render_file_bytes(bytes(text), title=source.name, to="markdown").startswith("# ")
+
+
+def test_load_and_check_in_one_pass_give_what_each_gives() -> None:
+    """What `render` reads with: `load_checked` (and a tree log's), on every real file of a
+    format, equals `load` and `check` each on their own."""
+    compared = 0
+    for source in _real_sources():
+        name = None if source.stream else detect(source.data)
+        if name is None:
+            continue
+        declared = FORMATS[name]
+        try:
+            conversation = declared.load(source.data)
+        except FormatError:
+            with pytest.raises(FormatError):
+                declared.functions.load_checked(source.data)
+            continue
+        assert declared.functions.load_checked(source.data) == (conversation, declared.check(source.data))
+        if declared.trees is not None:
+            assert declared.trees.load_checked(source.data, None) == (conversation, declared.check(source.data))
+        compared += 1
+    assert compared == 179

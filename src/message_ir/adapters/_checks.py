@@ -45,29 +45,49 @@ def checked(
             conversation, origins = load(source)
         except FormatError as error:
             return error.diagnostics
-        own = validate_transcript(conversation.messages)
-        if example:
-            own = training_example(conversation.messages, own)
-        found = [origins.to_source(diagnostic) for diagnostic in own]
-        found.extend(origins.extra)
-        found.extend(rules(conversation, origins))
-        if origins.tools is not None and origins.tool_reader is not None:
-            found.extend(_tool_diagnostics(origins.tool_reader, conversation, origins, origins.tools))
-        found.sort(key=lambda diagnostic: -1 if diagnostic.message_index is None else diagnostic.message_index)
-        return tuple(found)
-    except RecursionError:
+        return _found(conversation, origins, rules, example)
+    except Exception as error:  # noqa: BLE001  # check never raises (too deep, out of memory, a bug)
+        return _unreadable(error)
+
+
+def loaded_and_checked(
+    source: object, load: Callable[[object], tuple[Conversation, Origins]], rules: Rules
+) -> tuple[Conversation, tuple[Diagnostic, ...]]:
+    """`load` and `check` in one pass: the conversation, and what `check` says of the source.
+    Raises `FormatError` (and what `load` raises) as `load` does."""
+    conversation, origins = load(source)
+    try:
+        return conversation, _found(conversation, origins, rules, example=False)
+    except Exception as error:  # noqa: BLE001  # as in check: said, never raised
+        return conversation, _unreadable(error)
+
+
+def _found(conversation: Conversation, origins: Origins, rules: Rules, example: bool) -> tuple[Diagnostic, ...]:
+    own = validate_transcript(conversation.messages)
+    if example:
+        own = training_example(conversation.messages, own)
+    found = [origins.to_source(diagnostic) for diagnostic in own]
+    found.extend(origins.extra)
+    found.extend(rules(conversation, origins))
+    if origins.tools is not None and origins.tool_reader is not None:
+        found.extend(_tool_diagnostics(origins.tool_reader, conversation, origins, origins.tools))
+    found.sort(key=lambda diagnostic: -1 if diagnostic.message_index is None else diagnostic.message_index)
+    return tuple(found)
+
+
+def _unreadable(error: Exception) -> tuple[Diagnostic, ...]:
+    if isinstance(error, RecursionError):
         return (Diagnostic("JSON_TOO_DEEP", None, "$", "Nested too deeply to read"),)
-    except MemoryError:
+    if isinstance(error, MemoryError):
         return (Diagnostic("UNREADABLE_VALUE", None, "$", "Could not be read: out of memory"),)
-    except Exception as error:  # noqa: BLE001  # check never raises
-        return (
-            Diagnostic(
-                "UNREADABLE_VALUE",
-                None,
-                "$",
-                f"Could not be read ({_error_name(error)}): a bug in message-ir, please report it",
-            ),
-        )
+    return (
+        Diagnostic(
+            "UNREADABLE_VALUE",
+            None,
+            "$",
+            f"Could not be read ({_error_name(error)}): a bug in message-ir, please report it",
+        ),
+    )
 
 
 _ERRORS: Final = (ConstructionError, FormatError, ValueError, TypeError, KeyError, IndexError, AttributeError)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Final, Generic, NamedTuple, TypeVar
 
 from message_ir import Diagnostic, Message
-from message_ir.adapters._checks import Rules, checked
+from message_ir.adapters._checks import Rules, checked, loaded_and_checked
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._json import as_array, encode
 from message_ir.adapters._load_state import Origins, Reader, read_source
@@ -95,6 +95,8 @@ class Functions(Generic[Written_co]):
     check: Callable[[bytes | str | object], tuple[Diagnostic, ...]]
     check_example: Callable[[bytes | str | object], tuple[Diagnostic, ...]]
     """`check` of one training example: a dataset line (`checks.training_example`)."""
+    load_checked: Callable[[bytes | str | object], tuple[Conversation, tuple[Diagnostic, ...]]]
+    """`load` and `check` in one pass (raises as `load` does)."""
 
     def unpacked(
         self,
@@ -147,6 +149,9 @@ def format_functions(
             return found
         return tuple(sorted((*found, *trainer(source)), key=_by_index))
 
+    def load_checked(source: bytes | str | object) -> tuple[Conversation, tuple[Diagnostic, ...]]:
+        return loaded_and_checked(source, whole, rules)
+
     for function in (load, dump, dumps, check, check_example):
         function.__module__ = f"message_ir.adapters.{name}"
         function.__qualname__ = function.__name__
@@ -161,4 +166,4 @@ def format_functions(
         "`check` of a training example (a dataset line): the calls of its last message, when it "
         "is an assistant's, are the target and need no result; it needs an assistant message."
     )
-    return Functions(name, words, json_lines, load, dump, dumps, check, check_example)
+    return Functions(name, words, json_lines, load, dump, dumps, check, check_example, load_checked)

@@ -22,10 +22,10 @@ from typing import Final, NamedTuple, Protocol
 import msgspec
 
 from message_ir import Diagnostic
-from message_ir.adapters._checks import Rules, checked
+from message_ir.adapters._checks import Rules, checked, loaded_and_checked
 from message_ir.adapters._conversation import Conversation, Note
 from message_ir.adapters._json import as_array, as_object, decode
-from message_ir.adapters._load_state import LoadState, Reader, read_source
+from message_ir.adapters._load_state import LoadState, Origins, Reader, read_source
 from message_ir.adapters._log import reading
 from message_ir.adapters._log_file import is_text, text_lines
 
@@ -476,6 +476,8 @@ class Trees(NamedTuple):
     """`branches(source)`."""
     check: Callable[[object, str | None], tuple[Diagnostic, ...]]
     """`check` of the branch ending at a leaf (`None`: the resumed one); never raises."""
+    load_checked: Callable[[object, str | None], tuple[Conversation, tuple[Diagnostic, ...]]]
+    """`load` and `check` of a branch in one pass (raises as `load` does)."""
 
 
 def tree_functions(format: str, read: LeafReader, keys: Keys, rules: Rules, resumed: str) -> Trees:
@@ -492,8 +494,11 @@ def tree_functions(format: str, read: LeafReader, keys: Keys, rules: Rules, resu
         conversation, _ = read_source(format, source, reader(leaf), lines=True)
         return conversation
 
+    def whole(leaf: str | None) -> Callable[[object], tuple[Conversation, Origins]]:
+        return lambda value: read_source(format, value, reader(leaf), lines=True)
+
     def check(source: object, leaf: str | None) -> tuple[Diagnostic, ...]:
-        return checked(format, source, lambda value: read_source(format, value, reader(leaf), lines=True), rules)
+        return checked(format, source, whole(leaf), rules)
 
     def found(source: object) -> tuple[Branch, ...]:
         return branches(format, source, keys)
@@ -506,4 +511,8 @@ def tree_functions(format: str, read: LeafReader, keys: Keys, rules: Rules, resu
         "Raises `FormatError` for what is not such a log, `ValueError` for a `leaf` no line has; "
         "never for broken linkage."
     )
-    return Trees(load, found, check)
+
+    def load_checked(source: object, leaf: str | None) -> tuple[Conversation, tuple[Diagnostic, ...]]:
+        return loaded_and_checked(source, whole(leaf), rules)
+
+    return Trees(load, found, check, load_checked)

@@ -46,12 +46,10 @@ def read_source(data: bytes, *, format: str | None, json_lines: bool, leaf: str 
             remarks = (_half_line_remark(cut),)
     trees = declared.trees
     if trees is None:
-        conversation = declared.load(data)
-        diagnostics = declared.check(data)
+        conversation, diagnostics = declared.functions.load_checked(data)
         branches: tuple[Branch, ...] = ()
     else:
-        conversation = trees.load(data, leaf)  # raises ValueError for a leaf it does not hold
-        diagnostics = trees.check(data, leaf)
+        conversation, diagnostics = trees.load_checked(data, leaf)  # ValueError: a leaf it does not hold
         branches = trees.branches(data)
     if cut is not None:
         diagnostics = (cut, *diagnostics)
