@@ -516,8 +516,11 @@ def test_load_and_check_in_one_pass_give_what_each_gives() -> None:
             with pytest.raises(FormatError):
                 declared.functions.load_checked(source.data)
             continue
-        assert declared.functions.load_checked(source.data) == (conversation, declared.check(source.data))
+        checked = declared.functions.load_checked(source.data)
+        assert (checked.conversation, checked.diagnostics) == (conversation, declared.check(source.data))
+        assert set(checked.places.values()) == set(range(len(conversation.messages)))  # each message placed
         if declared.trees is not None:
-            assert declared.trees.load_checked(source.data, None) == (conversation, declared.check(source.data))
+            branch = declared.trees.load_checked(source.data, None)
+            assert (branch.conversation, branch.diagnostics) == (conversation, declared.check(source.data))
         compared += 1
     assert compared == 179

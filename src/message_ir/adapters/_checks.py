@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from typing import Final
+from typing import Final, NamedTuple
 
 from message_ir import (
     AssistantMessage,
@@ -50,16 +50,30 @@ def checked(
         return _unreadable(error)
 
 
-def loaded_and_checked(
-    source: object, load: Callable[[object], tuple[Conversation, Origins]], rules: Rules
-) -> tuple[Conversation, tuple[Diagnostic, ...]]:
-    """`load` and `check` in one pass: the conversation, and what `check` says of the source.
-    Raises `FormatError` (and what `load` raises) as `load` does."""
+class Checked(NamedTuple):
+    """A source loaded and checked in one pass."""
+
+    conversation: Conversation
+    diagnostics: tuple[Diagnostic, ...]
+    """What `check` says of the source."""
+    places: dict[str, int]
+    """Where each IR message came from: the source path of its record, and of each of its
+    blocks that has a record of its own (a log's line), to the message's index."""
+
+
+def loaded_and_checked(source: object, load: Callable[[object], tuple[Conversation, Origins]], rules: Rules) -> Checked:
+    """`load` and `check` in one pass. Raises `FormatError` (and what `load` raises) as `load`
+    does."""
     conversation, origins = load(source)
+    places: dict[str, int] = {}
+    for index, (_, path) in enumerate(origins.messages):
+        places.setdefault(path, index)
+    for (index, _), path in origins.blocks.items():
+        places.setdefault(path, index)
     try:
-        return conversation, _found(conversation, origins, rules, example=False)
+        return Checked(conversation, _found(conversation, origins, rules, example=False), places)
     except Exception as error:  # noqa: BLE001  # as in check: said, never raised
-        return conversation, _unreadable(error)
+        return Checked(conversation, _unreadable(error), places)
 
 
 def _found(conversation: Conversation, origins: Origins, rules: Rules, example: bool) -> tuple[Diagnostic, ...]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Final, Generic, NamedTuple, TypeVar
 
 from message_ir import Diagnostic, Message
-from message_ir.adapters._checks import Rules, checked, loaded_and_checked
+from message_ir.adapters._checks import Checked, Rules, checked, loaded_and_checked
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._json import as_array, encode
 from message_ir.adapters._load_state import Origins, Reader, read_source
@@ -95,7 +95,7 @@ class Functions(Generic[Written_co]):
     check: Callable[[bytes | str | object], tuple[Diagnostic, ...]]
     check_example: Callable[[bytes | str | object], tuple[Diagnostic, ...]]
     """`check` of one training example: a dataset line (`checks.training_example`)."""
-    load_checked: Callable[[bytes | str | object], tuple[Conversation, tuple[Diagnostic, ...]]]
+    load_checked: Callable[[bytes | str | object], Checked]
     """`load` and `check` in one pass (raises as `load` does)."""
 
     def unpacked(
@@ -149,7 +149,7 @@ def format_functions(
             return found
         return tuple(sorted((*found, *trainer(source)), key=_by_index))
 
-    def load_checked(source: bytes | str | object) -> tuple[Conversation, tuple[Diagnostic, ...]]:
+    def load_checked(source: bytes | str | object) -> Checked:
         return loaded_and_checked(source, whole, rules)
 
     for function in (load, dump, dumps, check, check_example):

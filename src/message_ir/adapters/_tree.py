@@ -22,7 +22,7 @@ from typing import Final, NamedTuple, Protocol
 import msgspec
 
 from message_ir import Diagnostic
-from message_ir.adapters._checks import Rules, checked, loaded_and_checked
+from message_ir.adapters._checks import Checked, Rules, checked, loaded_and_checked
 from message_ir.adapters._conversation import Conversation, Note
 from message_ir.adapters._json import as_array, as_object, decode
 from message_ir.adapters._load_state import LoadState, Origins, Reader, read_source
@@ -476,7 +476,7 @@ class Trees(NamedTuple):
     """`branches(source)`."""
     check: Callable[[object, str | None], tuple[Diagnostic, ...]]
     """`check` of the branch ending at a leaf (`None`: the resumed one); never raises."""
-    load_checked: Callable[[object, str | None], tuple[Conversation, tuple[Diagnostic, ...]]]
+    load_checked: Callable[[object, str | None], Checked]
     """`load` and `check` of a branch in one pass (raises as `load` does)."""
 
 
@@ -512,7 +512,7 @@ def tree_functions(format: str, read: LeafReader, keys: Keys, rules: Rules, resu
         "never for broken linkage."
     )
 
-    def load_checked(source: object, leaf: str | None) -> tuple[Conversation, tuple[Diagnostic, ...]]:
+    def load_checked(source: object, leaf: str | None) -> Checked:
         return loaded_and_checked(source, whole(leaf), rules)
 
     return Trees(load, found, check, load_checked)

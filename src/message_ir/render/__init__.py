@@ -93,6 +93,7 @@ def render_file_bytes(
         branches=source.branches,
         remarks=source.remarks,
         indexed=source.indexed,
+        places=source.places,
     )
     return "".join(_html.page(found) if to == "html" else _markdown.page(found))
 

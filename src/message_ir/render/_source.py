@@ -27,6 +27,8 @@ class Source(NamedTuple):
     remarks: tuple[str, ...]
     indexed: bool
     """Whether the diagnostics' `message_index` is the conversation's (the IR's own files)."""
+    places: dict[str, int] | None = None
+    """The source path each IR message (and block with a record of its own) came from."""
 
 
 def read_source(data: bytes, *, format: str | None, json_lines: bool, leaf: str | None) -> Source:
@@ -46,14 +48,14 @@ def read_source(data: bytes, *, format: str | None, json_lines: bool, leaf: str 
             remarks = (_half_line_remark(cut),)
     trees = declared.trees
     if trees is None:
-        conversation, diagnostics = declared.functions.load_checked(data)
+        conversation, diagnostics, places = declared.functions.load_checked(data)
         branches: tuple[Branch, ...] = ()
     else:
-        conversation, diagnostics = trees.load_checked(data, leaf)  # ValueError: a leaf it does not hold
+        conversation, diagnostics, places = trees.load_checked(data, leaf)  # ValueError: a leaf it does not hold
         branches = trees.branches(data)
     if cut is not None:
         diagnostics = (cut, *diagnostics)
-    return Source(conversation, diagnostics, branches, remarks, indexed=False)
+    return Source(conversation, diagnostics, branches, remarks, indexed=False, places=places)
 
 
 def read_stream(data: bytes, format: str) -> Source:

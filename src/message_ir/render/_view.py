@@ -69,9 +69,11 @@ def view(
     branches: Sequence[Branch],
     remarks: Sequence[str],
     indexed: bool,
+    places: Mapping[str, int] | None = None,
 ) -> View:
     """Pair calls with results and place diagnostics and notes (`indexed`: the diagnostics'
-    `message_index` is the conversation's own, as `validate_transcript` gives it)."""
+    `message_index` is the conversation's own, as `validate_transcript` gives it; `places`:
+    the source path each message came from, when the source was loaded here)."""
     messages = conversation.messages
     calls: dict[str, list[tuple[int, int]]] = {}
     call_count = 0
@@ -94,7 +96,7 @@ def view(
             call_index, number = place
             in_place = call_index < index and _only_results_between(messages, call_index, index)
             answers.setdefault(call_index, {}).setdefault(number, []).append(Answer(index, message, in_place))
-    placed, file_level = _place_diagnostics(conversation, diagnostics, calls, indexed)
+    placed, file_level = _place_diagnostics(conversation, diagnostics, calls, indexed, places or {})
     call_problems: dict[tuple[int, int], list[Diagnostic]] = {}
     beside: dict[int, list[Diagnostic]] = {}
     for index, found in placed.items():
@@ -154,14 +156,16 @@ def _place_diagnostics(
     diagnostics: Sequence[Diagnostic],
     calls: dict[str, list[tuple[int, int]]],
     indexed: bool,
+    places: Mapping[str, int],
 ) -> tuple[dict[int, list[Diagnostic]], list[Diagnostic]]:
     """Each diagnostic beside the message it concerns, else at file level.
 
     A format's `check` gives paths into the source's JSON, whose records are not the IR's
-    messages one for one. A diagnostic goes beside: the message of a note at the same source
-    path; the message where the IR's own check finds the same problem for the same call; the
-    message holding the call (or result) its text names; the message of a note on the same
-    source record. What none of these place concerns the file.
+    messages one for one. A diagnostic goes beside: the message that came from the record its
+    path is in (when the source was loaded here, `places`); else the message of a note at the
+    same source path; the message where the IR's own check finds the same problem for the same
+    call; the message holding the call (or result) its text names; the message of a note on
+    the same source record. What none of these place concerns the file.
     """
     messages = conversation.messages
     by_path: dict[str, int] = {}
@@ -183,7 +187,9 @@ def _place_diagnostics(
     placed: dict[int, list[Diagnostic]] = {}
     file_level: list[Diagnostic] = []
     for diagnostic in diagnostics:
-        where = _index_of(diagnostic, len(messages), by_path, by_record, own, calls, results_of, indexed)
+        where = _from_place(diagnostic.path, places) if places else None
+        if where is None:
+            where = _index_of(diagnostic, len(messages), by_path, by_record, own, calls, results_of, indexed)
         if where is None:
             file_level.append(diagnostic)
         else:
@@ -221,6 +227,20 @@ def _index_of(
     if diagnostic.message_index is None:
         return None
     return by_record.get(_record(diagnostic.path))
+
+
+def _from_place(path: str, places: Mapping[str, int]) -> int | None:
+    """The message whose record (or block's record) holds `path`: the longest of `places`
+    that `path` starts with, cut at a `.` or a `[`."""
+    while path:
+        found = places.get(path)
+        if found is not None:
+            return found
+        cut = max(path.rfind("."), path.rfind("["))
+        if cut <= 0:
+            return None
+        path = path[:cut]
+    return None
 
 
 def _record(path: str) -> str:
