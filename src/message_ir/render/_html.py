@@ -7,19 +7,11 @@ import html
 from collections.abc import Iterator, Sequence
 from typing import Final
 
-from message_ir import AssistantMessage, Diagnostic, OpaqueBlock, TextBlock, ToolCall, ToolResultMessage, UserMessage
-from message_ir.adapters import Note
-from message_ir.render._text import (
-    NO_PROBLEMS,
-    branch_kind,
-    is_long,
-    listed_problems,
-    pretty_json,
-    printable,
-    role_word,
-    size,
-)
-from message_ir.render._text import counts as text_counts
+from message_ir import Diagnostic, Message, OpaqueBlock, ToolCall, ToolResultMessage
+from message_ir.adapters import Branch, Instruction, Note
+from message_ir.render import _page
+from message_ir.render._page import CallPlace, Markup
+from message_ir.render._text import NO_PROBLEMS, branch_kind, is_long, pretty_json, printable, role_word, size
 from message_ir.render._view import Answer, View
 
 STYLE: Final = """
@@ -73,169 +65,148 @@ def esc(text: str) -> str:
 
 def page(found: View) -> Iterator[str]:
     """The page, piece by piece."""
-    conversation = found.conversation
-    yield '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-    yield f'<meta http-equiv="Content-Security-Policy" content="{POLICY}">\n'
-    yield '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-    yield f"<title>{esc(found.title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
-    yield from _header(found)
-    yield "<main>\n"
-    for index in range(len(conversation.messages)):
-        yield from _message(found, index)
-    yield "</main>\n</body>\n</html>\n"
-
-
-def _header(found: View) -> Iterator[str]:
-    conversation = found.conversation
-    counts = " · ".join((esc(conversation.format), *text_counts(found)))
-    yield f'<header>\n<h1>{esc(found.title)}</h1>\n<p class="counts">{counts}</p>\n'
-    for remark in found.remarks:
-        yield f'<p class="placed">{esc(remark)}</p>\n'
-    if found.diagnostics:
-        yield '<h2>Problems</h2>\n<ul class="problems">\n'
-        for diagnostic, index in listed_problems(found):
-            where = "" if index is None else f' — <a href="#m{index}">message {index}</a>'
-            yield f"<li>{_diagnostic(diagnostic)}{where}</li>\n"
-        yield "</ul>\n"
-    else:
-        yield f'<p class="placed">{esc(NO_PROBLEMS)}</p>\n'
-    if found.file_notes:
-        yield "<h2>Notes</h2>\n"
-        yield from _notes(found.file_notes)
-    if conversation.instructions:
-        yield "<h2>Instructions</h2>\n"
-        for instruction in conversation.instructions:
-            yield from _collapsible(instruction.text, f"{esc(instruction.role)} <code>{esc(instruction.path)}</code>")
-    if found.branches:
-        yield "<h2>Branches</h2>\n<table>\n"
-        yield "<tr><th>leaf</th><th>line</th><th>last time</th><th>messages</th><th></th></tr>\n"
-        for branch in found.branches:
-            kind = branch_kind(branch)
-            yield (
-                f"<tr><td><code>{esc(branch.leaf)}</code></td><td>{branch.line + 1}</td>"
-                f"<td>{esc(branch.timestamp or '')}</td><td>{branch.messages}</td><td>{kind}</td></tr>\n"
-            )
-        yield "</table>\n"
-    yield "</header>\n"
+    return _page.page(found, HtmlMarkup())
 
 
 def _diagnostic(diagnostic: Diagnostic) -> str:
     return f"<b>{esc(diagnostic.code)}</b> {esc(diagnostic.message)} <code>{esc(diagnostic.path)}</code>"
 
 
-def _notes(notes: Sequence[Note]) -> Iterator[str]:
-    yield '<ul class="notes">\n'
-    for note in notes:
-        yield f"<li><b>{esc(note.code)}</b> {esc(note.message)} <code>{esc(note.path)}</code></li>\n"
-    yield "</ul>\n"
+def _notes(notes: Sequence[Note]) -> str:
+    items = "".join(
+        f"<li><b>{esc(note.code)}</b> {esc(note.message)} <code>{esc(note.path)}</code></li>\n" for note in notes
+    )
+    return f'<ul class="notes">\n{items}</ul>\n'
 
 
-def _beside(found: View, index: int) -> Iterator[str]:
-    """The problems and notes placed beside one message."""
-    problems = found.beside.get(index, ())
-    if problems:
-        yield '<ul class="problems">\n'
-        for diagnostic in problems:
-            yield f"<li>{_diagnostic(diagnostic)}</li>\n"
-        yield "</ul>\n"
-    notes = found.notes.get(index, ())
-    if notes:
-        yield from _notes(notes)
+def _problems(problems: Sequence[Diagnostic]) -> str:
+    if not problems:
+        return ""
+    items = "".join(f"<li>{_diagnostic(diagnostic)}</li>\n" for diagnostic in problems)
+    return f'<ul class="problems">\n{items}</ul>\n'
 
 
-def _collapsible(text: str, summary: str) -> Iterator[str]:
+def _collapsible(text: str, summary: str) -> str:
     """A text, in `<details>` when it is long."""
     if is_long(text):
-        yield f"<details><summary>{summary} ({size(text)})</summary><pre>{esc(text)}</pre></details>\n"
-    else:
-        yield f'<div class="placed">{summary}</div><div class="text">{esc(text)}</div>\n'
+        return f"<details><summary>{summary} ({size(text)})</summary><pre>{esc(text)}</pre></details>\n"
+    return f'<div class="placed">{summary}</div><div class="text">{esc(text)}</div>\n'
 
 
-def _message(found: View, index: int) -> Iterator[str]:
-    message = found.conversation.messages[index]
-    if type(message) is ToolResultMessage:
-        call = found.answered.get(index)
-        in_place = call is not None and any(
-            answer.at == index and answer.in_place for answer in found.answers[call[0]][call[1]]
+def _call_link(call: CallPlace) -> str:
+    return f'<a href="#m{call[0]}-c{call[1]}">message {call[0]}</a>'
+
+
+class HtmlMarkup(Markup):
+    """The HTML page: one self-contained file."""
+
+    def begin(self, title: str, format_name: str, counts: Sequence[str]) -> str:
+        said = " · ".join((esc(format_name), *counts))
+        return (
+            '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            f'<meta http-equiv="Content-Security-Policy" content="{POLICY}">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>{esc(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
+            f'<header>\n<h1>{esc(title)}</h1>\n<p class="counts">{said}</p>\n'
         )
-        if in_place and call is not None:
-            yield (
-                f'<div class="placed" id="m{index}">message {index}: the result of the call in '
-                f'<a href="#m{call[0]}-c{call[1]}">message {call[0]}</a>, shown with it</div>\n'
-            )
-            return
-    yield f'<section class="msg {message.role}" id="m{index}">\n'
-    yield f'<div class="head"><b>{role_word(message)}</b> · message {index} · <code>{esc(message.id)}</code></div>\n'
-    if type(message) is ToolResultMessage:
-        yield from _result_here(found, index, message)
-        yield "</section>\n"
-        return
-    yield from _beside(found, index)
-    if type(message) is AssistantMessage:
-        for number, block in enumerate(message.content):
-            if type(block) is TextBlock:
-                yield f'<div class="text">{esc(block.text)}</div>\n'
-            elif type(block) is ToolCall:
-                yield from _call(found, index, number, block)
-            elif type(block) is OpaqueBlock:
-                yield (
-                    f"<details><summary>{esc(block.kind)} ({esc(block.format)})</summary>"
-                    f"<pre>{esc(pretty_json(bytes(block.data_json)))}</pre></details>\n"
-                )
-    elif type(message) is UserMessage:
-        yield f'<div class="text">{esc(message.content)}</div>\n'
-    yield "</section>\n"
 
+    def remark(self, text: str) -> str:
+        return f'<p class="placed">{esc(text)}</p>\n'
 
-def _result_here(found: View, index: int, message: ToolResultMessage) -> Iterator[str]:
-    """A result shown where it stands: an orphan, or one that comes late."""
-    call = found.answered.get(index)
-    if call is None:
+    def problems(self, listed: Sequence[tuple[Diagnostic, int | None]]) -> str:
+        items = "".join(
+            f"<li>{_diagnostic(diagnostic)}"
+            + ("" if index is None else f' — <a href="#m{index}">message {index}</a>')
+            + "</li>\n"
+            for diagnostic, index in listed
+        )
+        return f'<h2>Problems</h2>\n<ul class="problems">\n{items}</ul>\n'
+
+    def no_problems(self) -> str:
+        return f'<p class="placed">{esc(NO_PROBLEMS)}</p>\n'
+
+    def file_notes(self, notes: Sequence[Note]) -> str:
+        return "<h2>Notes</h2>\n" + _notes(notes)
+
+    def instructions(self, instructions: Sequence[Instruction]) -> str:
+        said = "".join(
+            _collapsible(entry.text, f"{esc(entry.role)} <code>{esc(entry.path)}</code>") for entry in instructions
+        )
+        return "<h2>Instructions</h2>\n" + said
+
+    def branches(self, branches: Sequence[Branch]) -> str:
+        rows = "".join(
+            f"<tr><td><code>{esc(branch.leaf)}</code></td><td>{branch.line + 1}</td>"
+            f"<td>{esc(branch.timestamp or '')}</td><td>{branch.messages}</td><td>{branch_kind(branch)}</td></tr>\n"
+            for branch in branches
+        )
+        head = "<tr><th>leaf</th><th>line</th><th>last time</th><th>messages</th><th></th></tr>\n"
+        return f"<h2>Branches</h2>\n<table>\n{head}{rows}</table>\n"
+
+    def header_end(self) -> str:
+        return "</header>\n<main>\n"
+
+    def end(self) -> str:
+        return "</main>\n</body>\n</html>\n"
+
+    def shown_with_call(self, index: int, call: CallPlace) -> str:
+        return (
+            f'<div class="placed" id="m{index}">message {index}: the result of the call in '
+            f"{_call_link(call)}, shown with it</div>\n"
+        )
+
+    def message_begin(self, index: int, message: Message) -> str:
+        return (
+            f'<section class="msg {message.role}" id="m{index}">\n'
+            f'<div class="head"><b>{role_word(message)}</b> · message {index} · <code>{esc(message.id)}</code></div>\n'
+        )
+
+    def message_end(self) -> str:
+        return "</section>\n"
+
+    def orphan(self, message: ToolResultMessage) -> str:
         call_id = esc(message.tool_call_id)
-        yield f'<p><span class="badge bad">orphan</span> no call has the ID <code>{call_id}</code></p>\n'
-    else:
-        yield (
-            f'<p><span class="badge bad">out of place</span> the result of the call in '
-            f'<a href="#m{call[0]}-c{call[1]}">message {call[0]}</a></p>\n'
+        return f'<p><span class="badge bad">orphan</span> no call has the ID <code>{call_id}</code></p>\n'
+
+    def out_of_place(self, call: CallPlace) -> str:
+        return f'<p><span class="badge bad">out of place</span> the result of the call in {_call_link(call)}</p>\n'
+
+    def beside(self, problems: Sequence[Diagnostic], notes: Sequence[Note]) -> str:
+        return _problems(problems) + (_notes(notes) if notes else "")
+
+    def text(self, text: str) -> str:
+        return f'<div class="text">{esc(text)}</div>\n'
+
+    def opaque(self, block: OpaqueBlock) -> str:
+        return (
+            f"<details><summary>{esc(block.kind)} ({esc(block.format)})</summary>"
+            f"<pre>{esc(pretty_json(bytes(block.data_json)))}</pre></details>\n"
         )
-    yield from _result(found, Answer(index, message, in_place=False), here=True)
 
+    def call_begin(self, place: CallPlace, call: ToolCall, problems: Sequence[Diagnostic]) -> str:
+        arguments = pretty_json(bytes(call.arguments_json))
+        shown = _collapsible(arguments, "arguments") if is_long(arguments) else f"<pre>{esc(arguments)}</pre>\n"
+        return (
+            f'<div class="call" id="m{place[0]}-c{place[1]}">\n'
+            f"<div><b>{esc(call.name)}</b> <code>{esc(call.id)}</code></div>\n{_problems(problems)}{shown}"
+        )
 
-def _call(found: View, index: int, number: int, call: ToolCall) -> Iterator[str]:
-    arguments = pretty_json(bytes(call.arguments_json))
-    yield f'<div class="call" id="m{index}-c{number}">\n'
-    yield f"<div><b>{esc(call.name)}</b> <code>{esc(call.id)}</code></div>\n"
-    problems = found.call_problems.get((index, number), ())
-    if problems:
-        yield '<ul class="problems">\n'
-        for diagnostic in problems:
-            yield f"<li>{_diagnostic(diagnostic)}</li>\n"
-        yield "</ul>\n"
-    yield from _collapsible(arguments, "arguments") if is_long(arguments) else (f"<pre>{esc(arguments)}</pre>\n",)
-    answers = found.answers.get(index, {}).get(number, ())
-    if not answers:
-        yield '<p class="missing">No result: nothing answers this call.</p>\n'
-    for answer in answers:
-        if answer.in_place:
-            yield from _result(found, answer, here=False)
-        else:
-            yield (
-                f'<p class="placed"><span class="badge bad">out of place</span> its result is '
-                f'<a href="#m{answer.at}">message {answer.at}</a></p>\n'
-            )
-    yield "</div>\n"
+    def no_result(self) -> str:
+        return '<p class="missing">No result: nothing answers this call.</p>\n'
 
+    def elsewhere(self, at: int) -> str:
+        badge = '<span class="badge bad">out of place</span>'
+        return f'<p class="placed">{badge} its result is <a href="#m{at}">message {at}</a></p>\n'
 
-def _result(found: View, answer: Answer, *, here: bool) -> Iterator[str]:
-    result = answer.result
-    kind = "result error" if result.is_error else "result"
-    label = "error" if result.is_error else "result"
-    yield f'<div class="{kind}">\n'
-    where = "" if here else f" · message {answer.at} · <code>{esc(result.id)}</code>"
-    yield f'<div class="placed"><b>{label}</b> of <code>{esc(result.tool_name)}</code>{where}</div>\n'
-    yield from _beside(found, answer.at)
-    if is_long(result.content):
-        yield f"<details><summary>output ({size(result.content)})</summary><pre>{esc(result.content)}</pre></details>\n"
-    else:
-        yield f"<pre>{esc(result.content)}</pre>\n"
-    yield "</div>\n"
+    def call_end(self) -> str:
+        return "</div>\n"
+
+    def result(self, answer: Answer, here: bool, problems: Sequence[Diagnostic], notes: Sequence[Note]) -> str:
+        result = answer.result
+        kind, label = ("result error", "error") if result.is_error else ("result", "result")
+        where = "" if here else f" · message {answer.at} · <code>{esc(result.id)}</code>"
+        output = f"<pre>{esc(result.content)}</pre>"
+        if is_long(result.content):
+            output = f"<details><summary>output ({size(result.content)})</summary>{output}</details>"
+        said = f'<div class="placed"><b>{label}</b> of <code>{esc(result.tool_name)}</code>{where}</div>'
+        return f'<div class="{kind}">\n{said}\n{self.beside(problems, notes)}{output}\n</div>\n'

@@ -13,19 +13,11 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Final
 
-from message_ir import AssistantMessage, Diagnostic, OpaqueBlock, TextBlock, ToolCall, ToolResultMessage, UserMessage
-from message_ir.adapters import Note
-from message_ir.render._text import (
-    NO_PROBLEMS,
-    branch_kind,
-    is_long,
-    listed_problems,
-    pretty_json,
-    printable,
-    role_word,
-    size,
-)
-from message_ir.render._text import counts as text_counts
+from message_ir import Diagnostic, Message, OpaqueBlock, ToolCall, ToolResultMessage
+from message_ir.adapters import Branch, Instruction, Note
+from message_ir.render import _page
+from message_ir.render._page import CallPlace, Markup
+from message_ir.render._text import NO_PROBLEMS, branch_kind, is_long, pretty_json, printable, role_word, size
 from message_ir.render._view import Answer, View
 
 _PUNCTUATION: Final = re.compile(r"""([!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])""")
@@ -65,136 +57,123 @@ def _longest_run(text: str) -> int:
 
 def page(found: View) -> Iterator[str]:
     """The page, piece by piece."""
-    yield from _header(found)
-    for index in range(len(found.conversation.messages)):
-        yield from _message(found, index)
-
-
-def _header(found: View) -> Iterator[str]:
-    conversation = found.conversation
-    counts = " · ".join((code(conversation.format), *text_counts(found)))
-    yield f"# {inline(found.title)}\n\n{counts}\n\n"
-    for remark in found.remarks:
-        yield f"*{inline(remark)}*\n\n"
-    if found.diagnostics:
-        yield "## Problems\n\n"
-        for diagnostic, index in listed_problems(found):
-            where = "" if index is None else f" — [message {index}](#m{index})"
-            yield f"- {_diagnostic(diagnostic)}{where}\n"
-        yield "\n"
-    else:
-        yield f"{NO_PROBLEMS}\n\n"
-    if found.file_notes:
-        yield "## Notes\n\n"
-        yield from _notes(found.file_notes)
-    if conversation.instructions:
-        yield "## Instructions\n\n"
-        for instruction in conversation.instructions:
-            yield from _collapsible(instruction.text, f"{instruction.role} {instruction.path}")
-    if found.branches:
-        yield "## Branches\n\n| leaf | line | last time | messages | |\n|---|---|---|---|---|\n"
-        for branch in found.branches:
-            kind = branch_kind(branch)
-            when = inline(branch.timestamp or "")
-            yield f"| {inline(branch.leaf)} | {branch.line + 1} | {when} | {branch.messages} | {kind} |\n"
-        yield "\n"
-    yield "## Messages\n\n"
+    return _page.page(found, MarkdownMarkup())
 
 
 def _diagnostic(diagnostic: Diagnostic) -> str:
     return f"**{diagnostic.code}** {inline(diagnostic.message)} {code(diagnostic.path)}"
 
 
-def _notes(notes: Sequence[Note]) -> Iterator[str]:
-    for note in notes:
-        yield f"- note **{note.code}** {inline(note.message)} {code(note.path)}\n"
-    yield "\n"
+def _notes(notes: Sequence[Note]) -> str:
+    return "".join(f"- note **{note.code}** {inline(note.message)} {code(note.path)}\n" for note in notes) + "\n"
 
 
-def _beside(found: View, index: int) -> Iterator[str]:
-    problems = found.beside.get(index, ())
-    for diagnostic in problems:
-        yield f"- ⚠ {_diagnostic(diagnostic)}\n"
-    if problems:
-        yield "\n"
-    notes = found.notes.get(index, ())
-    if notes:
-        yield from _notes(notes)
+def _problems(problems: Sequence[Diagnostic]) -> str:
+    if not problems:
+        return ""
+    return "".join(f"- ⚠ {_diagnostic(diagnostic)}\n" for diagnostic in problems) + "\n"
 
 
-def _collapsible(text: str, label: str, language: str = "text") -> Iterator[str]:
+def _collapsible(text: str, label: str, language: str = "text") -> str:
     if is_long(text):
-        yield f"<details><summary>{summary(label)} ({size(text)})</summary>\n\n"
-        yield fenced(text, language)
-        yield "\n</details>\n\n"
-    else:
-        yield f"{inline(label)}:\n\n" if label else ""
-        yield fenced(text, language)
-        yield "\n"
-
-
-def _message(found: View, index: int) -> Iterator[str]:
-    message = found.conversation.messages[index]
-    anchor = f'<a id="m{index}"></a>'
-    if type(message) is ToolResultMessage:
-        call = found.answered.get(index)
-        in_place = call is not None and any(
-            answer.at == index and answer.in_place for answer in found.answers[call[0]][call[1]]
+        return (
+            f"<details><summary>{summary(label)} ({size(text)})</summary>\n\n{fenced(text, language)}\n</details>\n\n"
         )
-        if in_place and call is not None:
-            yield (
-                f"{anchor}*message {index}: the result of the call in [message {call[0]}](#m{call[0]}-c{call[1]}),"
-                " shown with it*\n\n"
-            )
-            return
-    yield f"### {anchor}{role_word(message)} · message {index} · {code(message.id)}\n\n"
-    if type(message) is ToolResultMessage:
-        call = found.answered.get(index)
-        if call is None:
-            yield f"**orphan**: no call has the ID {code(message.tool_call_id)}\n\n"
-        else:
-            yield f"**out of place**: the result of the call in [message {call[0]}](#m{call[0]}-c{call[1]})\n\n"
-        yield from _result(found, Answer(index, message, in_place=False), here=True)
-        return
-    yield from _beside(found, index)
-    if type(message) is AssistantMessage:
-        for number, block in enumerate(message.content):
-            if type(block) is TextBlock:
-                yield fenced(block.text)
-                yield "\n"
-            elif type(block) is ToolCall:
-                yield from _call(found, index, number, block)
-            elif type(block) is OpaqueBlock:
-                yield f"<details><summary>{summary(f'{block.kind} ({block.format})')}</summary>\n\n"
-                yield fenced(pretty_json(bytes(block.data_json)), "json")
-                yield "\n</details>\n\n"
-    elif type(message) is UserMessage:
-        yield fenced(message.content)
-        yield "\n"
+    return (f"{inline(label)}:\n\n" if label else "") + fenced(text, language) + "\n"
 
 
-def _call(found: View, index: int, number: int, call: ToolCall) -> Iterator[str]:
-    yield f'<a id="m{index}-c{number}"></a>**call** {code(call.name)} {code(call.id)}\n\n'
-    problems = found.call_problems.get((index, number), ())
-    for diagnostic in problems:
-        yield f"- ⚠ {_diagnostic(diagnostic)}\n"
-    if problems:
-        yield "\n"
-    yield from _collapsible(pretty_json(bytes(call.arguments_json)), "", "json")
-    answers = found.answers.get(index, {}).get(number, ())
-    if not answers:
-        yield "**No result**: nothing answers this call.\n\n"
-    for answer in answers:
-        if answer.in_place:
-            yield from _result(found, answer, here=False)
-        else:
-            yield f"**out of place**: its result is [message {answer.at}](#m{answer.at})\n\n"
+def _call_link(call: CallPlace) -> str:
+    return f"[message {call[0]}](#m{call[0]}-c{call[1]})"
 
 
-def _result(found: View, answer: Answer, *, here: bool) -> Iterator[str]:
-    result = answer.result
-    label = "error" if result.is_error else "result"
-    where = "" if here else f" · message {answer.at} · {code(result.id)}"
-    yield f"**{label}** of {code(result.tool_name)}{where}\n\n"
-    yield from _beside(found, answer.at)
-    yield from _collapsible(result.content, "output" if is_long(result.content) else "")
+class MarkdownMarkup(Markup):
+    """CommonMark, with GitHub's `<details>`."""
+
+    def begin(self, title: str, format_name: str, counts: Sequence[str]) -> str:
+        said = " · ".join((code(format_name), *counts))
+        return f"# {inline(title)}\n\n{said}\n\n"
+
+    def remark(self, text: str) -> str:
+        return f"*{inline(text)}*\n\n"
+
+    def problems(self, listed: Sequence[tuple[Diagnostic, int | None]]) -> str:
+        items = "".join(
+            f"- {_diagnostic(diagnostic)}" + ("" if index is None else f" — [message {index}](#m{index})") + "\n"
+            for diagnostic, index in listed
+        )
+        return f"## Problems\n\n{items}\n"
+
+    def no_problems(self) -> str:
+        return f"{NO_PROBLEMS}\n\n"
+
+    def file_notes(self, notes: Sequence[Note]) -> str:
+        return "## Notes\n\n" + _notes(notes)
+
+    def instructions(self, instructions: Sequence[Instruction]) -> str:
+        return "## Instructions\n\n" + "".join(
+            _collapsible(entry.text, f"{entry.role} {entry.path}") for entry in instructions
+        )
+
+    def branches(self, branches: Sequence[Branch]) -> str:
+        rows = "".join(
+            f"| {inline(branch.leaf)} | {branch.line + 1} | {inline(branch.timestamp or '')} | {branch.messages}"
+            f" | {branch_kind(branch)} |\n"
+            for branch in branches
+        )
+        return f"## Branches\n\n| leaf | line | last time | messages | |\n|---|---|---|---|---|\n{rows}\n"
+
+    def header_end(self) -> str:
+        return "## Messages\n\n"
+
+    def end(self) -> str:
+        return ""
+
+    def shown_with_call(self, index: int, call: CallPlace) -> str:
+        return (
+            f'<a id="m{index}"></a>*message {index}: the result of the call in {_call_link(call)}, shown with it*\n\n'
+        )
+
+    def message_begin(self, index: int, message: Message) -> str:
+        return f'### <a id="m{index}"></a>{role_word(message)} · message {index} · {code(message.id)}\n\n'
+
+    def message_end(self) -> str:
+        return ""
+
+    def orphan(self, message: ToolResultMessage) -> str:
+        return f"**orphan**: no call has the ID {code(message.tool_call_id)}\n\n"
+
+    def out_of_place(self, call: CallPlace) -> str:
+        return f"**out of place**: the result of the call in {_call_link(call)}\n\n"
+
+    def beside(self, problems: Sequence[Diagnostic], notes: Sequence[Note]) -> str:
+        return _problems(problems) + (_notes(notes) if notes else "")
+
+    def text(self, text: str) -> str:
+        return fenced(text) + "\n"
+
+    def opaque(self, block: OpaqueBlock) -> str:
+        data = fenced(pretty_json(bytes(block.data_json)), "json")
+        return f"<details><summary>{summary(f'{block.kind} ({block.format})')}</summary>\n\n{data}\n</details>\n\n"
+
+    def call_begin(self, place: CallPlace, call: ToolCall, problems: Sequence[Diagnostic]) -> str:
+        arguments = _collapsible(pretty_json(bytes(call.arguments_json)), "", "json")
+        return (
+            f'<a id="m{place[0]}-c{place[1]}"></a>**call** {code(call.name)} {code(call.id)}\n\n'
+            f"{_problems(problems)}{arguments}"
+        )
+
+    def no_result(self) -> str:
+        return "**No result**: nothing answers this call.\n\n"
+
+    def elsewhere(self, at: int) -> str:
+        return f"**out of place**: its result is [message {at}](#m{at})\n\n"
+
+    def call_end(self) -> str:
+        return ""
+
+    def result(self, answer: Answer, here: bool, problems: Sequence[Diagnostic], notes: Sequence[Note]) -> str:
+        result = answer.result
+        label = "error" if result.is_error else "result"
+        where = "" if here else f" · message {answer.at} · {code(result.id)}"
+        output = _collapsible(result.content, "output" if is_long(result.content) else "")
+        return f"**{label}** of {code(result.tool_name)}{where}\n\n{self.beside(problems, notes)}{output}"
