@@ -19,6 +19,7 @@ MODULES = (
     "message_ir.redact",
     "message_ir.render",
     "message_ir.streams",
+    "message_ir.traces",
     "message_ir.usage",
 )
 _ROW = re.compile(r"^\| `(\w+)` \| (.*) \|$", re.MULTILINE)

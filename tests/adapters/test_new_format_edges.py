@@ -235,7 +235,7 @@ CASES: list[tuple[str, object, list[str]]] = [
         {"resourceSpans": []},
         [
             "BAD_FORMAT: Expected GenAI messages, got an OTLP export: the messages are in its spans'"
-            " or events' attributes - at `$`"
+            " or events' attributes (`message_ir.traces.spans` reads them span by span) - at `$`"
         ],
     ),
 ]

@@ -156,3 +156,8 @@ from message_ir.render import render, render_file_bytes  # noqa: E402  # grouped
 assert_type(render((), title="empty"), str)
 assert_type(render(Conversation("openai_chat", ()), (), to="markdown"), str)
 assert_type(render_file_bytes(b"[]", format=None, json_lines=False, leaf=None), str)
+
+from message_ir.traces import Trace, TracedConversation, spans  # noqa: E402  # grouped here
+
+assert_type(spans(b"{}"), Trace)
+assert_type(spans({}).conversations, tuple[TracedConversation, ...])

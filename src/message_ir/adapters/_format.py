@@ -79,6 +79,10 @@ class Format(NamedTuple):
     bridge_text: str = ""
     """For a provider that refuses a user message right after a tool result (Mistral): the
     text of the assistant message `convert` puts between them; empty when none is needed."""
+    span_messages: Callable[[dict[str, object]], object | None] | None = None
+    """For a format that telemetry records: from a span's (or span event's) attributes, as a
+    plain mapping, what its `load` takes, or `None` when they hold none of its messages
+    (`message_ir.traces`)."""
     structured_result: Callable[[ToolResultMessage, object], ToolResultMessage | None] | None = None
     """Where it holds an MCP result's `structuredContent` (`convert` puts it there): the result
     with the `meta` of this format that writes the structure in its own field (`None` when

@@ -108,7 +108,10 @@ def _not_ours(attributes: dict[str, object] | None) -> str:
             " hold the messages, in the shape the emitter wrote"
         )
     if "resourceSpans" in keys or "resourceLogs" in keys:
-        return "Expected GenAI messages, got an OTLP export: the messages are in its spans' or events' attributes"
+        return (
+            "Expected GenAI messages, got an OTLP export: the messages are in its spans' or events' attributes"
+            " (`message_ir.traces.spans` reads them span by span)"
+        )
     return f"Expected a GenAI message array, or attributes with `{INPUT}` or `{OUTPUT}`"
 
 
@@ -499,6 +502,12 @@ def _recognizes_body(body: dict[str, object]) -> bool:
     return INPUT in body or OUTPUT in body
 
 
+def _span_messages(attributes: dict[str, object]) -> object | None:
+    """A span's (or its `gen_ai.client.inference.operation.details` event's) attributes, when
+    they hold the conventions' messages: read whole, the other attributes kept."""
+    return attributes if INPUT in attributes or OUTPUT in attributes else None
+
+
 def _recognizes_record(record: dict[str, object]) -> bool:
     """A message with `parts` whose items have a `type` (Gemini's parts have none)."""
     parts = as_array(record.get("parts"))
@@ -521,6 +530,7 @@ FORMAT: Final = Format(
     id_rule=any_id("the GenAI conventions take any ID"),
     recognize=Recognize(body=_recognizes_body, record=_recognizes_record),
     raw_arguments="arguments",
+    span_messages=_span_messages,
     structured_result=_structured_result,
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""

@@ -402,6 +402,15 @@ def _structured_result(message: ir.ToolResultMessage, structured: object) -> ir.
     return msgspec.structs.replace(message, content=text, meta_json=_meta({"part": {"output": output}}))
 
 
+PROMPT_ATTRIBUTE: Final = "ai.prompt.messages"
+"""The span attribute of the AI SDK's telemetry that holds the messages sent (JSON text)."""
+
+
+def _span_messages(attributes: dict[str, object]) -> object | None:
+    """An AI SDK span's prompt: the messages it sent to the model (JSON text, read by `load`)."""
+    return attributes.get(PROMPT_ATTRIBUTE)
+
+
 def _recognizes_record(record: dict[str, object]) -> bool:
     """A `tool` message of `tool-result` parts, or an assistant part of type `tool-call`."""
     for item in as_array(record.get("content")) or ():
@@ -426,6 +435,7 @@ FORMAT: Final = Format(
     recognize=Recognize(record=_recognizes_record),
     raw_arguments="input",
     system_field="",
+    span_messages=_span_messages,
     structured_result=_structured_result,
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""

@@ -1,0 +1,154 @@
+"""`message_ir.traces`: the conversations of an OTLP/JSON trace export, span by span: the
+AI SDK's recorded export, GenAI spans and events built here, spans out of order, attributes
+that are no JSON, and anything else never raising."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+from hypothesis import given
+
+from message_ir import Diagnostic
+from message_ir.adapters import vercel_ai
+from message_ir.traces import Trace, spans
+from tests.adapters.real import REAL
+from tests.adapters.test_contract import ai_sdk_prompts
+from tests.property.strategies import json_values
+
+AI_SDK = REAL / "vercel-ai" / "sideseat_ai-sdk-6_otlp-traces_lines4-7.jsonl"
+
+
+def test_the_ai_sdk_export_gives_each_model_call_in_the_order_it_started() -> None:
+    trace = spans(AI_SDK.read_bytes())
+    assert trace.diagnostics == ()
+    assert len(trace.conversations) == 11
+    assert {(found.name, found.event, found.format) for found in trace.conversations} == {
+        ("ai.generateText.doGenerate", "", "vercel_ai")
+    }
+    starts = [found.start or 0 for found in trace.conversations]
+    assert all(starts)
+    assert starts == sorted(starts)
+    assert all(found.diagnostics == () for found in trace.conversations)
+    by_path = {found.path: found for found in trace.conversations}
+    assert by_path["$[1].data.resourceSpans[0].scopeSpans[0].spans[0]"].conversation is not None
+    # Each span's conversation is what `vercel_ai.load` makes of its prompt.
+    prompts = sorted(ai_sdk_prompts(AI_SDK), key=json.dumps)
+    loaded = sorted(
+        (vercel_ai.dump(found.conversation) for found in trace.conversations if found.conversation), key=json.dumps
+    )
+    assert loaded == prompts
+
+
+def _value(value: object) -> dict[str, object]:
+    """A value as an OTLP `AnyValue`."""
+    if type(value) is str:
+        return {"stringValue": value}
+    if type(value) is bool:
+        return {"boolValue": value}
+    if type(value) is int:
+        return {"intValue": str(value)}
+    if type(value) is list:
+        return {"arrayValue": {"values": [_value(item) for item in value]}}
+    assert type(value) is dict
+    return {"kvlistValue": {"values": [{"key": key, "value": _value(item)} for key, item in value.items()]}}
+
+
+def _span(span_id: str, start: int, attributes: dict[str, object], events: list[object] | None = None) -> object:
+    span: dict[str, object] = {
+        "traceId": "t1",
+        "spanId": span_id,
+        "name": "chat model",
+        "startTimeUnixNano": str(start),
+        "attributes": [{"key": key, "value": _value(value)} for key, value in attributes.items()],
+    }
+    if events is not None:
+        span["events"] = events
+    return span
+
+
+USER = [{"role": "user", "parts": [{"type": "text", "content": "Weather in Lyon?"}]}]
+CALL = [{"role": "assistant", "parts": [{"type": "tool_call", "id": "c1", "name": "weather", "arguments": {}}]}]
+
+
+def _export(*spans_: object) -> bytes:
+    return json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": list(spans_)}]}]}).encode()
+
+
+def test_genai_spans_and_events_in_the_order_they_started() -> None:
+    later = _span("s2", 2_000, {"gen_ai.input.messages": json.dumps(USER), "gen_ai.output.messages": json.dumps(CALL)})
+    details = {
+        "name": "gen_ai.client.inference.operation.details",
+        "timeUnixNano": "1500",
+        "attributes": [{"key": "gen_ai.input.messages", "value": _value(json.dumps(USER))}],
+    }
+    earlier = _span("s1", 1_000, {"gen_ai.operation.name": "chat", "gen_ai.usage.input_tokens": 12}, [details])
+    trace = spans(_export(later, earlier))  # listed out of order
+    assert [(found.span_id, found.event, found.start) for found in trace.conversations] == [
+        ("s1", "gen_ai.client.inference.operation.details", 1_500),
+        ("s2", "", 2_000),
+    ]
+    first, second = trace.conversations
+    assert first.path == "$.resourceSpans[0].scopeSpans[0].spans[1].events[0]"
+    assert second.conversation is not None
+    assert [message.role for message in second.conversation.messages] == ["user", "assistant"]
+    # The call has no result in this span: what the format's `check` says.
+    assert [diagnostic.code for diagnostic in second.diagnostics] == ["MISSING_TOOL_RESULT"]
+
+
+def test_what_cannot_be_read_is_said_and_never_raised() -> None:
+    broken = _span("s1", 1, {"gen_ai.input.messages": '[{"role": "user", "parts": ['})
+    lines = b"\n".join(
+        [
+            _export(broken),
+            b"not json",
+            b'{"resourceLogs": []}',
+            json.dumps({"timestamp": 1, "data": json.loads(_export())}).encode(),
+        ]
+    )
+    trace = spans(lines)
+    (found,) = trace.conversations
+    assert found.conversation is None
+    assert [str(diagnostic) for diagnostic in found.diagnostics] == [
+        "BAD_FORMAT: Expected JSON text of a list, got text that is not JSON in `gen_ai.input.messages`"
+        ' - at `$["gen_ai.input.messages"]`'
+    ]
+    assert trace.diagnostics == (
+        Diagnostic("INVALID_JSON", 1, "$[1]", "Invalid JSON: JSON is malformed: invalid character (byte 4)"),
+        Diagnostic("BAD_FORMAT", 2, "$[2]", "Expected an OTLP trace export (`resourceSpans`)"),
+    )
+
+
+def test_otlp_values_are_read_as_plain_json() -> None:
+    raw = base64.b64encode(b"\x01\xff").decode()
+    attributes = [
+        {"key": "gen_ai.input.messages", "value": _value(json.dumps(USER))},
+        {"key": "count", "value": {"intValue": "-7"}},
+        {"key": "ratio", "value": {"doubleValue": 0.5}},
+        {"key": "blob", "value": {"bytesValue": raw}},
+        {"key": "nothing", "value": {}},
+        {"key": "list", "value": _value(["a", 1, True])},
+        {"key": "map", "value": _value({"k": "v"})},
+    ]
+    span = {"spanId": "s", "attributes": attributes}
+    (found,) = spans(_export(span)).conversations
+    assert found.start is None
+    assert found.conversation is not None
+    kept = found.conversation.meta
+    assert kept is not None
+    others = kept.thaw()["otel_genai"]["others"]  # type: ignore[index,call-overload]  # plain JSON
+    assert others == {
+        "gen_ai.input.messages": None,  # where the messages stood among the attributes
+        "count": -7,
+        "ratio": 0.5,
+        "blob": "01ff",
+        "nothing": None,
+        "list": ["a", 1, True],
+        "map": {"k": "v"},
+    }
+
+
+@given(json_values)
+def test_any_json_value_is_read_or_refused_never_raised(value: object) -> None:
+    for source in (value, json.dumps(value), {"resourceSpans": [{"scopeSpans": [{"spans": [value]}]}]}):
+        assert type(spans(source)) is Trace
