@@ -9,7 +9,7 @@ import json
 
 from hypothesis import given
 
-from message_ir import Diagnostic
+from message_ir import AssistantMessage, Diagnostic, TextBlock, ToolCall
 from message_ir.adapters import vercel_ai
 from message_ir.traces import Trace, spans
 from tests.adapters.real import REAL
@@ -29,15 +29,23 @@ def test_the_ai_sdk_export_gives_each_model_call_in_the_order_it_started() -> No
     starts = [found.start or 0 for found in trace.conversations]
     assert all(starts)
     assert starts == sorted(starts)
-    assert all(found.diagnostics == () for found in trace.conversations)
-    by_path = {found.path: found for found in trace.conversations}
-    assert by_path["$[1].data.resourceSpans[0].scopeSpans[0].spans[0]"].conversation is not None
-    # Each span's conversation is what `vercel_ai.load` makes of its prompt.
-    prompts = sorted(ai_sdk_prompts(AI_SDK), key=json.dumps)
-    loaded = sorted(
-        (vercel_ai.dump(found.conversation) for found in trace.conversations if found.conversation), key=json.dumps
-    )
-    assert loaded == prompts
+    # Each span's conversation is its prompt, as `vercel_ai.load` reads it, then the reply the
+    # span recorded: text, or calls, whose results are in the next span's prompt.
+    prompts = {json.dumps(prompt) for prompt in ai_sdk_prompts(AI_SDK)}
+    for found in trace.conversations:
+        assert found.conversation is not None
+        messages = vercel_ai.dump(found.conversation)  # written back as it was read: a list
+        assert type(messages) is list
+        assert json.dumps(messages[:-1]) in prompts
+        reply = found.conversation.messages[-1]
+        assert type(reply) is AssistantMessage
+        waiting = [block for block in reply.content if type(block) is ToolCall]
+        assert [diagnostic.code for diagnostic in found.diagnostics] == ["MISSING_TOOL_RESULT"] * len(waiting)
+    last = trace.conversations[-1].conversation
+    assert last is not None
+    final = last.messages[-1]
+    assert type(final) is AssistantMessage
+    assert type(final.content[0]) is TextBlock  # the run's last answer
 
 
 def _value(value: object) -> dict[str, object]:

@@ -29,6 +29,7 @@ tool-call IDs are any non-empty string.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Final
 
 import msgspec
@@ -41,7 +42,7 @@ from message_ir.adapters._conversation import Conversation, FormatError, Instruc
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, provider_words
 from message_ir.adapters._ids import any_id
-from message_ir.adapters._json import as_array, as_object, encode, same_json
+from message_ir.adapters._json import Unparsable, as_array, as_object, encode, parse, same_json
 from message_ir.adapters._load_state import LoadState
 
 NAME: Final = "vercel_ai"
@@ -407,8 +408,43 @@ PROMPT_ATTRIBUTE: Final = "ai.prompt.messages"
 
 
 def _span_messages(attributes: dict[str, object]) -> object | None:
-    """An AI SDK span's prompt: the messages it sent to the model (JSON text, read by `load`)."""
-    return attributes.get(PROMPT_ATTRIBUTE)
+    """An AI SDK span's prompt (the messages it sent to the model, JSON text) and, after it,
+    the model's reply as an assistant message (`ai.response.text`, `ai.response.toolCalls`)."""
+    prompt = attributes.get(PROMPT_ATTRIBUTE)
+    reply = _span_reply(attributes)
+    if type(prompt) is not str or reply is None:
+        return prompt
+    try:
+        messages = as_array(parse(prompt))
+    except Unparsable:
+        return prompt  # `load` says why
+    return prompt if messages is None else [*messages, reply]
+
+
+def _span_reply(attributes: dict[str, object]) -> dict[str, object] | None:
+    """The reply an AI SDK span recorded, as an assistant `ModelMessage`; `None` when it has
+    none, or one this cannot read whole."""
+    parts: list[object] = []
+    text = attributes.get("ai.response.text")
+    if type(text) is str and text:
+        parts.append({"type": "text", "text": text})
+    calls = attributes.get("ai.response.toolCalls")
+    if type(calls) is str:
+        try:
+            listed = as_array(parse(calls))
+        except Unparsable:
+            return None
+        for item in listed or []:
+            call = as_object(item)
+            if call is None or type(call.get("toolCallId")) is not str or type(call.get("toolName")) is not str:
+                return None
+            arguments = call.get("input")
+            if type(arguments) is str:  # JSON text; kept as sent when it is not JSON (`load` notes it)
+                with contextlib.suppress(Unparsable):
+                    arguments = parse(arguments)
+            part = {"type": "tool-call", "toolCallId": call["toolCallId"], "toolName": call["toolName"]}
+            parts.append({**part, "input": arguments})
+    return {"role": "assistant", "content": parts} if parts else None
 
 
 def _recognizes_record(record: dict[str, object]) -> bool:
