@@ -284,6 +284,18 @@ def test_a_log_with_an_empty_or_broken_line_is_refused_line_by_line(module: Modu
     assert module.dumps(module.load("")) == b""
 
 
+@pytest.mark.parametrize("module", [claude_code, pi])
+def test_a_line_broken_after_a_field_of_an_unusual_type_is_invalid_json(module: ModuleType) -> None:
+    """The first pass of a tree log decodes each line's head with a typed decoder, which can
+    stop at a field of an unusual type before it reaches the line's syntax error (found by the
+    render tests' damaged-file property): the line is `INVALID_JSON`, never an exception."""
+    text = b'{"type": "x"}\n{"type":{"type": "x", "uuid": "u"}\n'
+    with pytest.raises(FormatError) as raised:
+        module.load(text)
+    assert [(d.code, d.message_index, d.path) for d in raised.value.diagnostics] == [("INVALID_JSON", 1, "$[1]")]
+    assert [d.code for d in module.check(text)] == ["INVALID_JSON"]
+
+
 def test_claude_code_refuses_a_message_line_without_a_message() -> None:
     with pytest.raises(FormatError) as raised:
         claude_code.load([{"type": "user", "message": "hi"}])

@@ -264,8 +264,13 @@ def heads(source: object, values: Iterable[object], keys: Keys) -> Iterator[Head
         for raw in lines:
             try:
                 yield keys.decoder(raw)
-            except msgspec.ValidationError:  # valid JSON, unusual types: read it loosely
-                yield loose_head(decode(raw), keys.names, keys.payload)
+            except msgspec.ValidationError:  # unusual types, or a syntax error after one: read it loosely
+                try:
+                    value = decode(raw)
+                except (msgspec.DecodeError, RecursionError):
+                    yield None
+                else:
+                    yield loose_head(value, keys.names, keys.payload)
             except (msgspec.DecodeError, RecursionError):
                 yield None
     else:
