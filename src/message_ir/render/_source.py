@@ -4,9 +4,9 @@ branches; a session log's half-written last line left out, and said so."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple, TypeAlias
+from typing import NamedTuple, TypeAlias, TypeVar
 
-from message_ir import Diagnostic, TranscriptError, decode_jsonl, decode_transcript, validate_transcript
+from message_ir import Diagnostic, Message, TranscriptError, decode_jsonl, decode_transcript, validate_transcript
 from message_ir.adapters import FORMATS, Branch, Conversation, FormatError, detect
 from message_ir.streams import Assembler
 
@@ -14,8 +14,9 @@ IR_NAME = "message_ir"
 """The name the page gives the IR's own JSON (and JSON Lines)."""
 
 
-_Refusal: TypeAlias = Callable[[bytes], tuple[Diagnostic, ...]]
-"""Why some bytes are refused (empty: they are read)."""
+T = TypeVar("T")
+Loaded: TypeAlias = tuple[Conversation, tuple[Diagnostic, ...], dict[str, int]]
+"""A format's `load_checked`: the conversation, its `check`, where each message came from."""
 
 
 class Source(NamedTuple):
@@ -40,22 +41,18 @@ def read_source(data: bytes, *, format: str | None, json_lines: bool, leaf: str 
     declared = FORMATS[name]
     if leaf is not None and declared.trees is None:
         raise ValueError(f"{declared.cli_name} logs have no branches")
-    remarks: tuple[str, ...] = ()
-    cut: Diagnostic | None = None
-    if declared.json_lines:
-        data, cut = _without_half_line(data, lambda kept: _refusal(name, kept))
-        if cut is not None:
-            remarks = (_half_line_remark(cut),)
     trees = declared.trees
-    if trees is None:
-        conversation, diagnostics, places = declared.functions.load_checked(data)
-        branches: tuple[Branch, ...] = ()
-    else:
-        conversation, diagnostics, places = trees.load_checked(data, leaf)  # ValueError: a leaf it does not hold
-        branches = trees.branches(data)
-    if cut is not None:
-        diagnostics = (cut, *diagnostics)
-    return Source(conversation, diagnostics, branches, remarks, indexed=False, places=places)
+
+    def read(kept: bytes) -> Loaded:
+        if trees is None:
+            return declared.functions.load_checked(kept)
+        return trees.load_checked(kept, leaf)  # ValueError: a leaf it does not hold
+
+    (conversation, diagnostics, places), cut = _tolerating_half_line(read, data, declared.json_lines)
+    branches = () if trees is None else trees.branches(data if cut is None else data[: data.rfind(b"\n") + 1])
+    if cut is None:
+        return Source(conversation, diagnostics, branches, (), indexed=False, places=places)
+    return Source(conversation, (cut, *diagnostics), branches, (_half_line_remark(cut),), indexed=False, places=places)
 
 
 def read_stream(data: bytes, format: str) -> Source:
@@ -74,58 +71,42 @@ def read_stream(data: bytes, format: str) -> Source:
 
 
 def _read_ir(data: bytes, json_lines: bool) -> Source:
-    remarks: tuple[str, ...] = ()
-    cut: Diagnostic | None = None
-    if json_lines:
-        data, cut = _without_half_line(data, _ir_refusal)
-        if cut is not None:
-            remarks = (_half_line_remark(cut),)
-    try:
-        messages = (
-            decode_jsonl(data, check_linkage=False) if json_lines else decode_transcript(data, check_linkage=False)
-        )
-    except TranscriptError as error:
-        raise FormatError(IR_NAME, error.diagnostics) from None
+    def read(kept: bytes) -> tuple[Message, ...]:
+        try:
+            return (
+                decode_jsonl(kept, check_linkage=False) if json_lines else decode_transcript(kept, check_linkage=False)
+            )
+        except TranscriptError as error:
+            raise FormatError(IR_NAME, error.diagnostics) from None
+
+    messages, cut = _tolerating_half_line(read, data, json_lines)
     diagnostics = validate_transcript(messages)
-    if cut is not None:  # about the file: no message index
-        diagnostics = (Diagnostic(cut.code, None, cut.path, cut.message), *diagnostics)
-    return Source(Conversation(IR_NAME, messages), diagnostics, (), remarks, indexed=True)
+    if cut is None:
+        return Source(Conversation(IR_NAME, messages), diagnostics, (), (), indexed=True)
+    about_the_file = Diagnostic(cut.code, None, cut.path, cut.message)  # no message index
+    return Source(
+        Conversation(IR_NAME, messages), (about_the_file, *diagnostics), (), (_half_line_remark(cut),), indexed=True
+    )
 
 
-def _refusal(name: str, data: bytes) -> tuple[Diagnostic, ...]:
-    """Why `data` is not of the format (empty: it is)."""
+def _tolerating_half_line(read: Callable[[bytes], T], data: bytes, lines: bool) -> tuple[T, Diagnostic | None]:
+    """`read(data)`; for a file of lines refused only for its last line, half-written (no
+    newline at the end, not JSON), `read` of the lines before it, and that line's diagnostic.
+    Raises `read`'s `FormatError` for anything else."""
     try:
-        FORMATS[name].load(data)
+        return read(data), None
     except FormatError as error:
-        return error.diagnostics
-    return ()
-
-
-def _ir_refusal(data: bytes) -> tuple[Diagnostic, ...]:
-    try:
-        decode_jsonl(data, check_linkage=False)
-    except TranscriptError as error:
-        return error.diagnostics
-    return ()
-
-
-def _without_half_line(data: bytes, refusal: _Refusal) -> tuple[bytes, Diagnostic | None]:
-    """`data` without its last line when that line is half-written: it ends without a newline
-    and is the one reason the log is refused (`INVALID_JSON`), while the lines before it are
-    read. Else `data` as it is."""
-    if not data or data.endswith(b"\n"):
-        return data, None
-    start = data.rfind(b"\n") + 1
-    if start == 0:
-        return data, None
-    reasons = refusal(data)
-    line = data.count(b"\n")
-    if not reasons or any(reason.code != "INVALID_JSON" or reason.message_index != line for reason in reasons):
-        return data, None
-    kept = data[:start]
-    if refusal(kept):
-        return data, None
-    return kept, reasons[0]
+        start = data.rfind(b"\n") + 1
+        last = data.count(b"\n")
+        reasons = error.diagnostics
+        if not lines or start == 0 or data.endswith(b"\n") or not reasons:
+            raise
+        if any(reason.code != "INVALID_JSON" or reason.message_index != last for reason in reasons):
+            raise
+        try:
+            return read(data[:start]), reasons[0]
+        except FormatError:
+            raise error from None
 
 
 def _half_line_remark(cut: Diagnostic) -> str:

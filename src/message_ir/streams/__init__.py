@@ -58,14 +58,10 @@ class Assembler:
         stream = self._stream
         first, lines, count = payloads
         typed = stream.typed(lines, count)
-        if typed is None:
-            for offset, text in enumerate(payloads.texts()):
-                self._event(line_event(first + offset, text))
-            return
         located = Located(payloads)
         position = 0
         while position < count:
-            if not stream.complete:
+            if typed is not None and not stream.complete:
                 position = stream.take(typed, position, first)
                 if position == count:
                     break

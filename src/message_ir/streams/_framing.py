@@ -40,10 +40,6 @@ class Payloads(NamedTuple):
     lines: bytes
     total: int
 
-    def texts(self) -> list[bytes]:
-        """Each payload (with the blank lines after it: JSON's whitespace)."""
-        return [b"{" + text for text in self.lines.split(b"\n{")[1:]]
-
 
 class Located:
     """The payloads of a batch, found one at a time in increasing order (the events the fast
