@@ -399,6 +399,8 @@ def test_a_tree_log_lists_its_branches_and_renders_another() -> None:
     assert "<td>sub-agent</td>" in page
     with pytest.raises(ValueError, match=r"^No line of this log has the ID 'not-a-leaf'$"):
         render_file_bytes(data, leaf="not-a-leaf")
+    with pytest.raises(ValueError, match=r"^openai-chat has no branches: only a log whose lines form a tree has$"):
+        render_file_bytes(b"[]", format="openai_chat", leaf="a")
 
 
 class RealSource(NamedTuple):
@@ -448,23 +450,40 @@ def test_every_real_file_renders_or_is_refused_with_its_reasons() -> None:
         assert source.render() == page
         assert source.render("markdown").startswith(f"# {name[0]}")
         rendered.append(name)
-    # Refused: what is no conversation of a registered format (MCP results; a dataset's
-    # description; one message alone; a Converse response; Vercel UI message chunks; trace
-    # exports and log records the otel_genai adapter does not read yet).
-    kinds = {name.split("/")[0] for name in refused}
-    assert kinds == {"bedrock", "datasets", "mcp", "otel-genai", "pi", "sharegpt", "streams", "vercel-ai"}
-    assert {name for name in refused if name.startswith("streams/")} == {
-        name for name in refused if name.startswith("streams/vercel-ui/")
-    }
-    assert [name for name in refused if name.startswith(("bedrock/", "pi/", "sharegpt/"))] == [
-        "bedrock/vercel-ai_converse-response_tooluse.json",
-        "pi/pi-mono_assistant-message-with-thinking-code.json",
-        "sharegpt/llama-factory_dataset_info.json",
-    ]
-    assert len(rendered) == 195, (len(rendered), refused)
+    # Whatever these folders gain is of a format the package reads, and renders.
+    assert [name for name in refused if name.startswith(READ) and name not in NOT_TRANSCRIPTS] == []
+    # What is no conversation of a registered format is refused, saying why.
+    assert set(NOT_TRANSCRIPTS) <= set(refused)
+    assert len(rendered) >= 195, (len(rendered), refused)
+
+
+READ = (
+    "anthropic/",
+    "bedrock/pydantic-ai_converse-request",
+    "broken/",
+    "claude-code-inline-sidechain/",
+    "gemini/",
+    "hf-chat/",
+    "openai-chat/",
+    "openai-responses/",
+    "pi/",
+    "sharegpt/llama-factory_glaive-",
+    "streams/anthropic/",
+    "streams/gemini/",
+    "streams/openai-chat/",
+    "streams/openai-responses/",
+)
+"""The real folders (and file kinds) whose every file is of a format the package reads."""
+NOT_TRANSCRIPTS = (
+    "bedrock/vercel-ai_converse-response_tooluse.json",  # a Converse response
+    "pi/pi-mono_assistant-message-with-thinking-code.json",  # one message alone
+    "sharegpt/llama-factory_dataset_info.json",  # a dataset's description
+    "mcp/pydantic-ai_deepwiki_tools-call-result.json",  # an MCP result
+)
 
 
 def test_the_broken_real_sessions_show_their_problems_beside_the_calls() -> None:
+    shown = 0
     for path in sorted((REAL / "broken").glob("*.jsonl")):
         data = path.read_bytes()
         name = detect(data)
@@ -473,8 +492,9 @@ def test_the_broken_real_sessions_show_their_problems_beside_the_calls() -> None
         calls = page.split('<div class="call" id="m')[1:]
         beside = sum(call.split('<p class="missing">', 1)[0].count("<b>MISSING_TOOL_RESULT</b>") for call in calls)
         missing = page.count('<p class="missing">')
-        assert missing > 0
         assert beside == missing, path.name
+        shown += missing
+    assert shown > 0
 
 
 @given(data=st.data())
@@ -523,4 +543,4 @@ def test_load_and_check_in_one_pass_give_what_each_gives() -> None:
             branch = declared.trees.load_checked(source.data, None)
             assert (branch.conversation, branch.diagnostics) == (conversation, declared.check(source.data))
         compared += 1
-    assert compared == 179
+    assert compared >= 179

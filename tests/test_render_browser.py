@@ -88,4 +88,4 @@ def test_every_real_file_opens_cleanly(tmp_path: Path) -> None:
             assert type(counts) is str
             assert counts.split(" · ")[1] in (f"{shown} messages", f"{shown} message"), name
             opened += 1
-    assert opened == 195
+    assert opened >= 195

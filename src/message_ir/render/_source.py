@@ -40,7 +40,7 @@ def read_source(data: bytes, *, format: str | None, json_lines: bool, leaf: str 
         return _read_ir(data, json_lines)
     declared = FORMATS[name]
     if leaf is not None and declared.trees is None:
-        raise ValueError(f"{declared.cli_name} logs have no branches")
+        raise ValueError(f"{declared.cli_name} has no branches: only a log whose lines form a tree has")
     trees = declared.trees
 
     def read(kept: bytes) -> Loaded:
