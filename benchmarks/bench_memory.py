@@ -1,7 +1,7 @@
 """Peak memory and speed of `message-ir validate` on large JSON Lines logs.
 
 Run it with `python benchmarks/bench_memory.py [--gigabytes 1.0] [--folder DIR]`. It writes
-three logs into a temporary folder (removed afterwards), then runs the command line on each
+its logs into a temporary folder (removed afterwards), then runs the command line on each
 in a child process and reports the child's peak resident memory (`ru_maxrss`) and its
 throughput:
 
@@ -11,14 +11,19 @@ throughput:
 - a Claude Code session log (`--session-megabytes`, 100 by default) shaped like the real
   ones: a prompt, then turns whose assistant message is split over a text line and a
   `tool_use` line sharing one `message.id`, each answered by a `tool_result` line, with
-  `progress` lines between. It is read by the `claude_code` adapter, which holds the whole
-  conversation (every message, and every line that is not one) once loaded.
+  `progress` lines between (short lines: the most lines per megabyte);
+- a Claude Code log of `--gigabytes` made of real logs repeated (`write_tree_log`): one
+  long tree, a sub-agent's branch in every other copy.
+
+Both logs are checked by the `claude_code` adapter a segment at a time (two passes over the
+file, see docs/performance.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -98,6 +103,76 @@ def write_claude_code(path: Path, size: int) -> int:
     return turns
 
 
+REAL = Path(__file__).resolve().parents[2] / "shared" / "real"
+TREE_SOURCES = (
+    REAL / "anthropic" / "spotter_claude-code_subagent.jsonl",
+    REAL / "claude-code-inline-sidechain" / "d-kimuson-claude-code-viewer_claude-code-1.0.108_session-5c0375b4.jsonl",
+)
+"""The real Claude Code logs `write_tree_log` repeats, in turn: Claude Code 2.1 (thinking,
+parallel calls, `progress`, `system` and `file-history-snapshot` lines) and 1.0.108 (a
+sub-agent's lines inline, so every copy leaves a branch off the resumed one)."""
+
+_ID_KEYS = ("uuid", "leafUuid", "messageId", "requestId", "id", "tool_use_id", "toolUseID", "parentToolUseID")
+
+
+def _ids(value: object, found: set[str]) -> None:
+    """Every string held under one of `_ID_KEYS`, anywhere in `value`."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in _ID_KEYS and isinstance(item, str) and item:
+                found.add(item)
+            _ids(item, found)
+    elif isinstance(value, list):
+        for item in value:
+            _ids(item, found)
+
+
+def _template(source: Path) -> tuple[list[list[bytes]], list[bool], str]:
+    """A log's lines split around its IDs, which lines are main-conversation roots, and the
+    `uuid` of its last main-conversation line."""
+    lines = source.read_bytes().splitlines()
+    found: set[str] = set()
+    roots: list[bool] = []
+    last_main = ""
+    for raw in lines:
+        value = json.loads(raw)
+        _ids(value, found)
+        roots.append(value.get("parentUuid", 0) is None and value.get("isSidechain") is False)
+        if value.get("isSidechain") is False and isinstance(value.get("uuid"), str):
+            last_main = value["uuid"]
+    names = b"|".join(re.escape(each.encode()) for each in sorted(found, key=len, reverse=True))
+    pattern = re.compile(b'"(' + names + b')"')
+    return [pattern.split(raw) for raw in lines], roots, last_main  # text, ID, text, ID, ..., text
+
+
+def write_tree_log(path: Path, size: int, sources: tuple[Path, ...] = TREE_SOURCES) -> int:
+    """A Claude Code log of about `size` bytes made of copies of the real logs `sources`, in
+    turn (read in place, never copied into the repository): each copy's IDs (line `uuid`s,
+    `message.id`s, call IDs, ...) get a suffix of their own, and each copy's main-conversation
+    root hangs from the last main line of the copy before, so the file is one long tree, as
+    Claude Code writes it. Returns the number of copies."""
+    templates = [_template(source) for source in sources]
+    copies = written = 0
+    before: bytes | None = None  # the last main line's ID in the copy before
+    with path.open("wb") as stream:
+        while written < size:
+            lines, roots, last_main = templates[copies % len(templates)]
+            suffix = f"_{copies}".encode()
+            chunk: list[bytes] = []
+            for template, root in zip(lines, roots, strict=True):
+                parts = [part if at % 2 == 0 else b'"' + part + suffix + b'"' for at, part in enumerate(template)]
+                line = b"".join(parts)
+                if root and before is not None:
+                    line = line.replace(b'"parentUuid":null', b'"parentUuid":' + before, 1)
+                chunk.append(line)
+            data = b"\n".join(chunk) + b"\n"
+            stream.write(data)
+            written += len(data)
+            before = b'"' + last_main.encode() + suffix + b'"'
+            copies += 1
+    return copies
+
+
 _MEASURE = """
 import os, resource, subprocess, sys
 with open(os.devnull, "wb") as sink:
@@ -135,12 +210,15 @@ def main() -> None:
         long_log.write_bytes(b'{"role":"user","id":"u","content":"' + b"y" * 200_000_000 + b'"}\n')
         session_log = Path(folder) / "claude-code-session.jsonl"
         calls = write_claude_code(session_log, int(arguments.session_megabytes * 1e6))
+        tree_log = Path(folder) / "claude-code-tree.jsonl"
+        copies = write_tree_log(tree_log, int(arguments.gigabytes * 1e9))
         print(f"Python {sys.version.split()[0]}; peak RSS of the child process (ru_maxrss); one run each")
         for label, path in (
             (f"valid log, {pairs:,} call/result pairs", pairs_log),
             ("3,000,000 lines of {} (3,000,000 diagnostics)", empty_log),
             ("one 200 MB line", long_log),
             (f"Claude Code session log, {calls:,} calls", session_log),
+            (f"Claude Code tree of real logs, {copies:,} copies", tree_log),
         ):
             size = path.stat().st_size / 1e6
             peak, seconds, status = run(path)

@@ -872,7 +872,9 @@ def _check_path(path: str, jsonl: bool, source_format: str | None) -> Iterator[D
             if jsonl and source_format is None:
                 first = stream.readlines(BATCH_BYTES)
                 source_format = _log_format(b"".join(first))
-            if not jsonl or source_format is not None:
+            if source_format is not None and FORMATS[source_format].json_lines:
+                found = FORMATS[source_format].check(LogFile(path))  # a session log: read in passes, never whole
+            elif not jsonl or source_format is not None:
                 progress.advance(sum(map(len, first)))
                 found = _check_bytes(b"".join(first) + _whole(stream, progress), jsonl, source_format)
             else:

@@ -15,7 +15,8 @@ from message_ir.adapters._log_file import LogFile
 from message_ir.adapters._mcp import tool_result_from_mcp
 from message_ir.adapters._registry import FORMATS, FormatName
 from message_ir.adapters._tools import ToolDeclaration, ToolReader, check_tool_calls, tool_declaration
-from message_ir.adapters._tree import Branch, Trees
+from message_ir.adapters._tree import Branch
+from message_ir.adapters._tree_functions import Trees
 from message_ir.adapters._usage import Call
 
 __all__ = [

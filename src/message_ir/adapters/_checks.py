@@ -44,10 +44,10 @@ def checked(
         try:
             conversation, origins = load(source)
         except FormatError as error:
-            return error.diagnostics
+            return tuple(sorted(error.diagnostics, key=_by_index))
         return _found(conversation, origins, rules, example)
     except Exception as error:  # noqa: BLE001  # check never raises (too deep, out of memory, a bug)
-        return _unreadable(error)
+        return unreadable(error)
 
 
 class Checked(NamedTuple):
@@ -73,23 +73,35 @@ def loaded_and_checked(source: object, load: Callable[[object], tuple[Conversati
     try:
         return Checked(conversation, _found(conversation, origins, rules, example=False), places)
     except Exception as error:  # noqa: BLE001  # as in check: said, never raised
-        return Checked(conversation, _unreadable(error), places)
+        return Checked(conversation, unreadable(error), places)
 
 
-def _found(conversation: Conversation, origins: Origins, rules: Rules, example: bool) -> tuple[Diagnostic, ...]:
+def found_parts(
+    conversation: Conversation, origins: Origins, rules: Rules, example: bool
+) -> tuple[list[Diagnostic], list[Diagnostic], list[Diagnostic], list[Diagnostic]]:
+    """What `check` says of a loaded source, in the source's terms, before sorting: the IR's
+    diagnostics, those found while loading, the provider's rules, the tool declarations'."""
     own = validate_transcript(conversation.messages)
     if example:
         own = training_example(conversation.messages, own)
-    found = [origins.to_source(diagnostic) for diagnostic in own]
-    found.extend(origins.extra)
-    found.extend(rules(conversation, origins))
+    provider = rules(conversation, origins)
+    tools: list[Diagnostic] = []
     if origins.tools is not None and origins.tool_reader is not None:
-        found.extend(_tool_diagnostics(origins.tool_reader, conversation, origins, origins.tools))
-    found.sort(key=lambda diagnostic: -1 if diagnostic.message_index is None else diagnostic.message_index)
-    return tuple(found)
+        tools = _tool_diagnostics(origins.tool_reader, conversation, origins, origins.tools)
+    return [origins.to_source(diagnostic) for diagnostic in own], list(origins.extra), provider, tools
 
 
-def _unreadable(error: Exception) -> tuple[Diagnostic, ...]:
+def _found(conversation: Conversation, origins: Origins, rules: Rules, example: bool) -> tuple[Diagnostic, ...]:
+    own, extra, provider, tools = found_parts(conversation, origins, rules, example)
+    return tuple(sorted((*own, *extra, *provider, *tools), key=_by_index))
+
+
+def _by_index(diagnostic: Diagnostic) -> int:
+    return -1 if diagnostic.message_index is None else diagnostic.message_index
+
+
+def unreadable(error: Exception) -> tuple[Diagnostic, ...]:
+    """What `check` says of a source it could not read (an unexpected error, said, never raised)."""
     if isinstance(error, RecursionError):
         return (Diagnostic("JSON_TOO_DEEP", None, "$", "Nested too deeply to read"),)
     if isinstance(error, MemoryError):

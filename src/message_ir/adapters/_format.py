@@ -16,7 +16,7 @@ from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._functions import Functions
 from message_ir.adapters._ids import IdRule
 from message_ir.adapters._tools import ToolReader
-from message_ir.adapters._tree import Trees
+from message_ir.adapters._tree_functions import Trees
 from message_ir.adapters._usage import UsageReader
 
 Source = bytes | str | object

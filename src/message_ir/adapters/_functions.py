@@ -119,9 +119,11 @@ def format_functions(
     *,
     json_lines: bool,
     trainer: Callable[[object], list[Diagnostic]] | None = None,
+    own_check: Callable[[object], tuple[Diagnostic, ...]] | None = None,
 ) -> Functions[Written_co]:
     """`load`, `dump`, `dumps` and `check` of the format `name` (and `check_example`, with the
-    `trainer`'s own diagnostics of a training example when the format has one)."""
+    `trainer`'s own diagnostics of a training example when the format has one); `own_check`
+    is a `check` of the format's own (a tree log's, a segment at a time)."""
 
     def whole(source: object) -> tuple[Conversation, Origins]:
         return read_source(name, source, read, lines=json_lines)
@@ -141,6 +143,8 @@ def format_functions(
         return encode(written)
 
     def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
+        if own_check is not None:
+            return own_check(source)
         return checked(name, source, whole, rules)
 
     def check_example(source: bytes | str | object) -> tuple[Diagnostic, ...]:

@@ -17,15 +17,13 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Final, NamedTuple, Protocol
+from typing import Final, NamedTuple
 
 import msgspec
 
-from message_ir import Diagnostic
-from message_ir.adapters._checks import Checked, Rules, checked, loaded_and_checked
-from message_ir.adapters._conversation import Conversation, Note
+from message_ir.adapters._conversation import Note
 from message_ir.adapters._json import as_array, as_object, decode
-from message_ir.adapters._load_state import LoadState, Origins, Reader, read_source
+from message_ir.adapters._load_state import LoadState
 from message_ir.adapters._log import reading
 from message_ir.adapters._log_file import is_text, text_lines
 
@@ -287,6 +285,9 @@ class Facts(NamedTuple):
     group: str | None = None
     boundary: bool = False
     keeps_from: str | None = None
+    assistant: bool = False
+    """Whether it is an assistant's message line (a turn of the assistant starts at one that
+    follows a user's or a result's)."""
 
 
 def read_nodes(source: object, values: Iterable[object], keys: Keys) -> tuple[list[Node], int]:
@@ -394,13 +395,23 @@ def link_new_lines(
             child[keys.parent] = tips.pop(node.parent)
 
 
+class OnBranch(NamedTuple):
+    """The lines of a branch found already (by `check`'s first pass over a whole log, for one
+    segment of it): `lines`, or `None` for a log that is no tree."""
+
+    lines: frozenset[int] | None
+
+
 def branch_lines(
-    state: LoadState, source: object, values: Iterable[object], leaf: str | None, keys: Keys
+    state: LoadState, source: object, values: Iterable[object], leaf: str | OnBranch | None, keys: Keys
 ) -> frozenset[int] | None:
     """The lines of the branch to read (ending at the line whose ID is `leaf`, else the one the
     agent resumes), with a note on `state` for each run of message lines off it and each broken
     link; `None` for a log that is no tree (read every line in order). `ValueError` for a
-    `leaf` no line has."""
+    `leaf` no line has. Given `OnBranch`, its lines (no note: `check` has no use for them)."""
+    if type(leaf) is OnBranch:
+        return leaf.lines
+    assert leaf is None or type(leaf) is str
     nodes, messages = read_nodes(source, values, keys)
     if leaf is not None and not any(node.uid == leaf for node in nodes):
         raise ValueError(f"No line of this log has the ID {leaf!r}")
@@ -460,64 +471,3 @@ def branches(format: str, source: object, keys: Keys) -> tuple[Branch, ...]:
         is_resumed = resumed is not None and leaf.number == resumed.number
         found.append(Branch(leaf.uid, leaf.number, leaf.timestamp, count, leaf.sidechain, is_resumed))
     return tuple(found)
-
-
-LeafReader = Callable[[object, frozenset[str], bool, "str | None"], LoadState]
-"""A tree log's pass over its source: a `Reader` that also takes the leaf to read to."""
-
-
-class LeafLoad(Protocol):
-    """`load` of a tree log: the branch the agent resumes, or the one ending at `leaf`."""
-
-    def __call__(self, source: bytes | str | object, leaf: str | None = None) -> Conversation: ...
-
-
-class Trees(NamedTuple):
-    """What a tree log's format adds to the four functions (its declaration's `trees`)."""
-
-    load: LeafLoad
-    """`load(source, leaf=None)`."""
-    branches: Callable[[object], tuple[Branch, ...]]
-    """`branches(source)`."""
-    check: Callable[[object, str | None], tuple[Diagnostic, ...]]
-    """`check` of the branch ending at a leaf (`None`: the resumed one); never raises."""
-    load_checked: Callable[[object, str | None], Checked]
-    """`load` and `check` of a branch in one pass (raises as `load` does)."""
-
-
-def tree_functions(format: str, read: LeafReader, keys: Keys, rules: Rules, resumed: str) -> Trees:
-    """`load`, `branches` and the branch `check` of a tree log (`resumed` says which branch
-    `load` reads by default, for its docstring)."""
-
-    def reader(leaf: str | None) -> Reader:
-        def read_to_leaf(value: object, avoid: frozenset[str], trusted: bool) -> LoadState:
-            return read(value, avoid, trusted, leaf)
-
-        return read_to_leaf
-
-    def load(source: bytes | str | object, leaf: str | None = None) -> Conversation:
-        conversation, _ = read_source(format, source, reader(leaf), lines=True)
-        return conversation
-
-    def whole(leaf: str | None) -> Callable[[object], tuple[Conversation, Origins]]:
-        return lambda value: read_source(format, value, reader(leaf), lines=True)
-
-    def check(source: object, leaf: str | None) -> tuple[Diagnostic, ...]:
-        return checked(format, source, whole(leaf), rules)
-
-    def found(source: object) -> tuple[Branch, ...]:
-        return branches(format, source, keys)
-
-    load.__module__ = f"message_ir.adapters.{format}"
-    load.__qualname__ = load.__name__ = "load"
-    load.__doc__ = (
-        "The conversation in `source` (JSON Lines text, or a list of the lines' values): "
-        f"{resumed}, or the one ending at the line whose ID is `leaf`.\n\n"
-        "Raises `FormatError` for what is not such a log, `ValueError` for a `leaf` no line has; "
-        "never for broken linkage."
-    )
-
-    def load_checked(source: object, leaf: str | None) -> Checked:
-        return loaded_and_checked(source, whole(leaf), rules)
-
-    return Trees(load, found, check, load_checked)

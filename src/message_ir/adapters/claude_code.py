@@ -23,8 +23,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Final
 
+import msgspec
+
 import message_ir as ir
-from message_ir.adapters import _json, _log, _records, _tree, anthropic
+from message_ir.adapters import _fast_line, _json, _log, _records, _tree, _tree_functions, anthropic
 from message_ir.adapters._build import NO_META, object_raw
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
@@ -52,7 +54,7 @@ _SESSION_FIELDS: Final = (
 # --- load ---------------------------------------------------------------------------------
 
 
-def _read(source: object, avoid: frozenset[str], trusted: bool, leaf: str | None = None) -> LoadState:
+def _read(source: object, avoid: frozenset[str], trusted: bool, leaf: str | _tree.OnBranch | None = None) -> LoadState:
     state, values = _log.reading(NAME, source, avoid, trusted)
     on = _tree.branch_lines(state, source, values, leaf, _KEYS)
     kept: list[object] = []
@@ -88,7 +90,10 @@ def _read(source: object, avoid: frozenset[str], trusted: bool, leaf: str | None
         split = state.messages[into]
         info = _records.format_info(split.meta_json, NAME)
         info["more"] = more
-        state.messages[into] = _log.with_info(state, "$", split, NAME, info)
+        first_line = info.get("line")
+        assert type(first_line) is int  # `mark` put it there
+        state.at(first_line)  # a problem here is its first line's
+        state.messages[into] = _log.with_info(state, f"$[{first_line}]", split, NAME, info)
     state.container_meta = _log.kept_meta(state, kept)
     return state
 
@@ -138,11 +143,184 @@ def _facts(head: _tree.Head) -> _tree.Facts:
         tuple(block.tool_use_id for block in blocks if block.type == "tool_result" and block.tool_use_id is not None),
         message.id if message is not None and head.type == "assistant" else None,
         head.type == "system" and head.subtype == "compact_boundary",
+        assistant=head.type == "assistant",
     )
 
 
 _NAMES: Final = {"uid": "uuid", "parent": "parentUuid", "sidechain": "isSidechain"}
 _KEYS: Final = _tree.Keys(_NAMES, _PAYLOAD, _json.renamed_decoder(_tree.Head, _NAMES), _facts)
+
+
+# --- the fast path of check ---------------------------------------------------------------
+
+_SURE_DEPTH: Final = 56
+"""A line nesting at most this deep is held in `meta` wherever `load` puts it (64 levels
+allowed; the envelope of a split message's later line goes in four levels down)."""
+
+
+def _clean(data: bytes, on: frozenset[int] | None) -> int | None:
+    """How many IR messages a segment of a log (whole lines, each ending in a newline; `on`:
+    its lines on the branch, `None`: every line) holds, when it is surely clean (`check` of it
+    would say nothing); else `None`.
+
+    It takes the usual shape only: every line a JSON object held in `meta` as it is, each
+    message line's `message` of its own role, with `text` and `tool_use` (and `thinking`)
+    blocks from the assistant, a string or `text` and `tool_result` blocks from the user, each
+    call answered in the next user turn before anything else (`_fast_line.Linkage`), the
+    lines of one `message.id` joined as `load` joins them. Anything else is the careful
+    path's to judge (a property test compares the two on real logs and their mutations)."""
+    turns: list[list[object] | str] = []  # the IR's order: an assistant's blocks, a user's content
+    user: list[bool] = []
+    joined: dict[str, int] = {}  # message.id -> its turn
+    called: set[object] = set()  # the call IDs of the lines read so far: `load` names a result by them
+    for number, raw in enumerate(data.split(b"\n")[:-1]):
+        try:
+            value = _json.decode(raw)  # as `load` parses a line
+        except (msgspec.DecodeError, RecursionError):
+            return None
+        if type(value) is not dict or not _held(raw, value):  # decoded here: its keys are `str`s
+            return None
+        line: dict[str, object] = value
+        line_type = line.get("type")
+        if line_type not in _MESSAGE_TYPES or (on is not None and number not in on):
+            continue
+        message = _object(line.get(_PAYLOAD))
+        if message is None or message.get("role") != line_type:
+            return None
+        content = message.get("content")
+        if line_type == "user":
+            if "id" in message or not (type(content) is str or _array(content)):
+                return None
+            items = [] if type(content) is str else _array(content) or []
+            if any(_answers(item) not in called for item in items if _answers(item) is not None):
+                return None  # a result before its call's line: `load` names no tool for it
+            turns.append(content if type(content) is str else items)
+            user.append(True)
+            continue
+        blocks = _array(content)
+        message_id = message.get("id")
+        if not blocks or type(message_id) is not str:
+            return None
+        called.update(block.get("id") for block in map(as_object, blocks) if block is not None)
+        into = joined.get(message_id)
+        if into is None:
+            joined[message_id] = len(turns)
+            turns.append(list(blocks))
+            user.append(False)
+        else:
+            turn = turns[into]
+            assert type(turn) is list
+            turn.extend(blocks)
+    linkage = _fast_line.Linkage(None, anthropic.ID_RULE)
+    count = 0
+    for turn, from_user in zip(turns, user, strict=True):
+        messages = _user_clean(turn, linkage) if from_user else _assistant_clean(turn, linkage)
+        if messages is None:
+            return None
+        count += messages
+    return count if linkage.end() else None
+
+
+def _object(value: object) -> dict[str, object] | None:
+    """`value` if it is a JSON object (decoded here: no caller's type, every key a `str`)."""
+    return value if type(value) is dict else None
+
+
+def _array(value: object) -> list[object] | None:
+    return value if type(value) is list else None
+
+
+def _answers(item: object) -> object:
+    """The call a `tool_result` block answers, else `None`."""
+    block = _object(item)
+    return None if block is None or block.get("type") != "tool_result" else block.get("tool_use_id")
+
+
+def _held(raw: bytes, line: dict[str, object]) -> bool:
+    """Whether a decoded line is surely held in `meta`: nesting well within the limit (an
+    integer longer than the IR's JSON rule allows, msgspec refused to decode already)."""
+    if raw.count(b"{") + raw.count(b"[") <= _SURE_DEPTH:
+        return True
+    stack: list[tuple[dict[str, object] | list[object], int]] = [(line, 1)]
+    while stack:  # only containers are visited: a line's strings hold most of its brackets
+        container, depth = stack.pop()
+        if depth > _SURE_DEPTH:
+            return False
+        for child in container.values() if type(container) is dict else container:
+            if type(child) is dict or type(child) is list:
+                stack.append((child, depth + 1))
+    return True
+
+
+def _text_block(block: dict[str, object]) -> bool:
+    text = block.get("text")
+    return len(block) == 2 and type(text) is str
+
+
+def _assistant_clean(blocks: list[object] | str, linkage: _fast_line.Linkage) -> int | None:
+    """1 for a clean assistant message (its blocks joined), else `None`."""
+    if type(blocks) is not list or not linkage.assistant():
+        return None
+    for item in blocks:
+        block = _object(item)
+        kind = None if block is None else block.get("type")
+        if block is None:
+            return None
+        if kind == "tool_use":
+            call_id, name, arguments = block.get("id"), block.get("name"), _object(block.get("input"))
+            if not set(block) <= _CALL_KEYS or type(call_id) is not str or type(name) is not str or arguments is None:
+                return None
+            if not linkage.call(call_id, name, arguments):
+                return None
+        elif kind == "thinking":
+            if len(block) != 3 or type(block.get("thinking")) is not str or type(block.get("signature")) is not str:
+                return None
+        elif kind != "text" or not _text_block(block):
+            return None
+    return 1
+
+
+def _user_clean(content: list[object] | str, linkage: _fast_line.Linkage) -> int | None:
+    """How many IR messages a clean user message is (one per result, one per run of text
+    blocks), else `None`."""
+    if type(content) is str:
+        return 1 if linkage.message() else None
+    count = 0
+    in_text = False
+    for item in content:
+        block = _object(item)
+        kind = None if block is None else block.get("type")
+        if block is None:
+            return None
+        if kind == "tool_result":
+            call_id, result, is_error = block.get("tool_use_id"), block.get("content"), block.get("is_error", False)
+            if not set(block) <= _RESULT_KEYS or type(call_id) is not str or type(is_error) is not bool:
+                return None
+            if type(result) is not str and not _text_blocks(result):
+                return None
+            if not linkage.result(call_id):
+                return None
+            count, in_text = count + 1, False
+        elif kind != "text" or not _text_block(block) or not linkage.message():
+            return None
+        elif not in_text:
+            count, in_text = count + 1, True
+    return count
+
+
+_RESULT_KEYS: Final = frozenset({"type", "tool_use_id", "content", "is_error"})
+_CALL_KEYS: Final = frozenset({"type", "id", "name", "input", "caller"})  # `caller`: Claude Code 2.1
+
+
+def _text_blocks(value: object) -> bool:
+    items = _array(value)
+    if not items:
+        return False
+    for item in items:
+        block = _object(item)
+        if block is None or block.get("type") != "text" or not _text_block(block):
+            return False
+    return True
 
 
 # --- usage --------------------------------------------------------------------------------
@@ -307,8 +485,18 @@ _WORDS: Final = log_words(
     "a Claude Code log",
     "Every problem Anthropic would answer with a 400 on resuming this session, and the IR's own",
 )
-_TREES: Final = _tree.tree_functions(NAME, _read, _KEYS, anthropic.provider_rules, "the branch Claude Code resumes")
-_FUNCTIONS: Final = format_functions(NAME, _read, _dump, anthropic.provider_rules, _WORDS, json_lines=True)
+_TREES: Final = _tree_functions.tree_functions(
+    NAME, _read, _KEYS, anthropic.provider_rules, "the branch Claude Code resumes", clean=_clean
+)
+_FUNCTIONS: Final = format_functions(
+    NAME,
+    _read,
+    _dump,
+    anthropic.provider_rules,
+    _WORDS,
+    json_lines=True,
+    own_check=lambda source: _TREES.check(source, None),
+)
 
 
 FORMAT: Final = Format(

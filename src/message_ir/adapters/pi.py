@@ -32,7 +32,7 @@ from typing import Final
 import msgspec
 
 import message_ir as ir
-from message_ir.adapters import _checks, _json, _load_state, _log, _records, _tree, _writing
+from message_ir.adapters import _checks, _json, _load_state, _log, _records, _tree, _tree_functions, _writing
 from message_ir.adapters._build import meta_raw
 from message_ir.adapters._calls import BlockShape, read_block, written_arguments
 from message_ir.adapters._conversation import Conversation
@@ -58,7 +58,7 @@ TEXT_SEPARATOR: Final = "\n"
 # --- load ---------------------------------------------------------------------------------
 
 
-def _read(source: object, avoid: frozenset[str], trusted: bool, leaf: str | None = None) -> LoadState:
+def _read(source: object, avoid: frozenset[str], trusted: bool, leaf: str | _tree.OnBranch | None = None) -> LoadState:
     state, values = _log.reading(NAME, source, avoid, trusted)
     on = _tree.branch_lines(state, source, values, leaf, _KEYS)
     kept: list[object] = []
@@ -101,6 +101,7 @@ def _facts(head: _tree.Head) -> _tree.Facts:
         tuple(part.id for part in parts if part.type == "toolCall" and part.id is not None),
         () if answered is None else (answered,),
         keeps_from=head.keeps_from if head.type == "compaction" else None,
+        assistant=role == "assistant",
     )
 
 
@@ -329,10 +330,12 @@ _WORDS: Final = log_words(
     "a pi session log",
     "The IR's diagnostics of the session and arguments that are not an object",
 )
-_TREES: Final = _tree.tree_functions(
+_TREES: Final = _tree_functions.tree_functions(
     NAME, _read, _KEYS, _checks.no_rules, "the branch pi resumes (its last message entry's)"
 )
-_FUNCTIONS: Final = format_functions(NAME, _read, _dump, _checks.no_rules, _WORDS, json_lines=True)
+_FUNCTIONS: Final = format_functions(
+    NAME, _read, _dump, _checks.no_rules, _WORDS, json_lines=True, own_check=lambda source: _TREES.check(source, None)
+)
 
 
 FORMAT: Final = Format(

@@ -1,0 +1,277 @@
+"""`check` of a tree log a segment at a time (`_segments`) says what `check` of the whole log
+says, and the Claude Code fast path is never more lenient than its careful path.
+
+The logs are the real Claude Code and pi logs of `../shared/real`, and mutations of them
+(lines dropped, repeated, swapped, cut short, IDs renamed): a segment size of one byte cuts
+at every place a segment may end, so every cut is exercised."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from message_ir import Diagnostic
+from message_ir.adapters import LogFile, _checks, _load_state, _segments, _tree, anthropic, claude_code, pi
+from message_ir.adapters._checks import Rules
+
+REAL = Path(__file__).resolve().parents[3] / "shared" / "real"
+CLAUDE_CODE_LOGS = sorted(
+    [
+        *REAL.glob("anthropic/*.jsonl"),
+        *REAL.glob("claude-code-inline-sidechain/*.jsonl"),
+        *REAL.glob("broken/*claude*.jsonl"),
+    ]
+)
+PI_LOGS = sorted([*REAL.glob("pi/*.jsonl"), *REAL.glob("broken/*pi*.jsonl")])
+FORMATS: list[tuple[ModuleType, Rules]] = [(claude_code, anthropic.provider_rules), (pi, _checks.no_rules)]
+
+
+def whole_check(module: ModuleType, data: bytes, leaf: str | None = None) -> tuple[Diagnostic, ...]:
+    """`check` as it was before segments: the whole log loaded, then checked."""
+
+    def read(source: object, avoid: frozenset[str], trusted: bool) -> _load_state.LoadState:
+        state: _load_state.LoadState = module._read(source, avoid, trusted, leaf)
+        return state
+
+    rules: Rules = anthropic.provider_rules if module is claude_code else _checks.no_rules
+    return _checks.checked(
+        module.NAME, data, lambda value: _load_state.read_source(module.NAME, value, read, lines=True), rules
+    )
+
+
+def segmented(
+    module: ModuleType, data: bytes, size: int, *, fast: bool, leaf: str | None = None
+) -> tuple[Diagnostic, ...]:
+    rules: Rules = anthropic.provider_rules if module is claude_code else _checks.no_rules
+    clean: Callable[[bytes, frozenset[int] | None], int | None] | None = claude_code._clean if fast else None
+    return _segments.check_segments(data, module._read, module._KEYS, rules, leaf, size, clean=clean)
+
+
+@pytest.mark.parametrize("path", CLAUDE_CODE_LOGS + PI_LOGS, ids=lambda path: path.name)
+def test_every_real_log_checks_the_same_in_segments(path: Path) -> None:
+    data = path.read_bytes()
+    module = pi if path in PI_LOGS else claude_code
+    expected = whole_check(module, data)
+    for size in (1, 2_000, 10**9):
+        assert segmented(module, data, size, fast=False) == expected
+        assert segmented(module, data, size, fast=True) == expected
+    assert module.check(data) == expected
+    assert module.check(LogFile(path)) == expected
+
+
+def test_the_real_logs_are_cut_into_several_segments() -> None:
+    """Not a test that cannot fail: most real logs have places to cut, and the fast path
+    takes most of their segments."""
+    cuts = clean = segments = 0
+    for path in CLAUDE_CODE_LOGS:
+        data = path.read_bytes()
+        found = _segments.plan(data, claude_code._KEYS, None)
+        cuts += len(found.cuts)
+        for segment in _segments._segments(data, found, 1):
+            segments += 1
+            clean += claude_code._clean(segment.data, segment.on) is not None
+    assert cuts > len(CLAUDE_CODE_LOGS)
+    assert clean > segments // 2
+
+
+def mutated(lines: list[bytes], operations: list[tuple[int, int, int]]) -> bytes:
+    """`lines` changed by each `(kind, i, j)`: a line dropped, repeated, swapped, cut short,
+    given a reused ID's rename (`~2`), or its type changed."""
+    lines = list(lines)
+    for kind, first, second in operations:
+        if not lines:
+            break
+        i, j = first % len(lines), second % len(lines)
+        if kind == 0:
+            del lines[i]
+        elif kind == 1:
+            lines.insert(j, lines[i])
+        elif kind == 2:
+            lines[i], lines[j] = lines[j], lines[i]
+        elif kind == 3:
+            lines[i] = lines[i][: second % (len(lines[i]) + 1)]
+        elif kind == 4:
+            lines[i] = lines[i].replace(b'"toolu_', b'"toolu_x~2', 1).replace(b'"call_', b'"call_x~2', 1)
+        elif kind == 5:
+            lines[i] = lines[i].replace(b'"type":"user"', b'"type":"assistant"', 1)
+        else:
+            lines[i] = (
+                lines[i].replace(b'"parentUuid":"', b'"parentUuid":"x', 1).replace(b'"parentId":"', b'"parentId":"x', 1)
+            )
+    return b"".join(line + b"\n" for line in lines)
+
+
+OPERATIONS = st.lists(
+    st.tuples(st.integers(0, 6), st.integers(0, 10**6), st.integers(0, 10**6)), min_size=1, max_size=5
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(CLAUDE_CODE_LOGS + PI_LOGS), OPERATIONS, st.sampled_from([1, 700]))
+def test_a_mutated_log_checks_the_same_in_segments(
+    path: Path, operations: list[tuple[int, int, int]], size: int
+) -> None:
+    module = pi if path in PI_LOGS else claude_code
+    data = mutated(path.read_bytes().splitlines(), operations)
+    expected = whole_check(module, data)
+    assert segmented(module, data, size, fast=module is claude_code) == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(CLAUDE_CODE_LOGS + PI_LOGS), OPERATIONS)
+def test_the_branch_ending_at_any_line_checks_the_same_in_segments(
+    path: Path, operations: list[tuple[int, int, int]]
+) -> None:
+    module = pi if path in PI_LOGS else claude_code
+    data = mutated(path.read_bytes().splitlines(), operations)
+    for leaf in _ids(data, "uuid" if module is claude_code else "id")[:3]:
+        assert segmented(module, data, 1, fast=module is claude_code, leaf=leaf) == whole_check(module, data, leaf)
+
+
+def _ids(data: bytes, key: str) -> list[str]:
+    found: list[str] = []
+    for raw in data.splitlines():
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(value, dict) and isinstance(value.get(key), str):
+            found.append(value[key])
+    return found[::-7]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(CLAUDE_CODE_LOGS + PI_LOGS), OPERATIONS)
+def test_the_first_pass_finds_the_branch_the_walk_finds(path: Path, operations: list[tuple[int, int, int]]) -> None:
+    module = pi if path in PI_LOGS else claude_code
+    data = mutated(path.read_bytes().splitlines(), operations)
+    nodes, messages = _tree.read_nodes(data, (), module._KEYS)
+    found = _segments.plan(data, module._KEYS, None).on
+    if not _tree.is_tree(nodes, messages):
+        assert found is None
+    else:
+        assert found is not None
+        assert {number for number, on in enumerate(found) if on} == set(_tree.walk(nodes).on)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(CLAUDE_CODE_LOGS), OPERATIONS)
+def test_the_fast_path_is_never_more_lenient(path: Path, operations: list[tuple[int, int, int]]) -> None:
+    """A segment the fast path calls clean is clean to the careful path, with as many messages."""
+    data = mutated(path.read_bytes().splitlines(), operations)
+    found = _segments.plan(data, claude_code._KEYS, None)
+    for segment in _segments._segments(data, found, 1):
+        count = claude_code._clean(segment.data, segment.on)
+        if count is None:
+            continue
+        state = claude_code._read(segment.data, frozenset(), True, _tree.OnBranch(segment.on))
+        assert state.problems == []
+        conversation, origins = state.finish(state.container_meta)
+        assert len(conversation.messages) == count
+        assert _checks.found_parts(conversation, origins, anthropic.provider_rules, example=False) == ([], [], [], [])
+
+
+def claude_line(kind: str, uid: str, parent: str | None, content: object, **more: object) -> bytes:
+    message: dict[str, object] = {"role": kind, "content": content}
+    if kind == "assistant":
+        message["id"] = "msg_" + uid
+    return json.dumps({"type": kind, "uuid": uid, "parentUuid": parent, "message": message, **more}).encode()
+
+
+def conversation_lines(turns: int) -> list[bytes]:
+    """A user prompt, then `turns` turns of a call and its result, each line hanging from the one before."""
+    lines = [claude_line("user", "u0", None, "Go.")]
+    for turn in range(turns):
+        call = {"type": "tool_use", "id": f"toolu_{turn}", "name": "Read", "input": {"path": f"{turn}.py"}}
+        result = {"type": "tool_result", "tool_use_id": f"toolu_{turn}", "content": "ok"}
+        lines.append(claude_line("assistant", f"a{turn}", "u0" if turn == 0 else f"r{turn - 1}", [call]))
+        lines.append(claude_line("user", f"r{turn}", f"a{turn}", [result]))
+    return lines
+
+
+def in_file_order(lines: list[bytes]) -> list[bytes]:
+    """The lines without parent links: a log read in file order."""
+    return [json.dumps({**json.loads(line), "parentUuid": None}).encode() for line in lines]
+
+
+def test_a_result_far_from_its_call_keeps_both_in_one_segment() -> None:
+    lines = in_file_order(conversation_lines(6))
+    late = lines.pop(4)  # the result of the second call, moved to the end
+    lines.append(late)
+    data = b"".join(line + b"\n" for line in lines)
+    found = _segments.plan(data, claude_code._KEYS, None)
+    assert found.on is None
+    assert list(found.cuts) == [1, 3]  # no cut while the moved result's call is open
+    expected = whole_check(claude_code, data)
+    assert [diagnostic.code for diagnostic in expected] == ["RESULT_NOT_ADJACENT"]
+    assert segmented(claude_code, data, 1, fast=True) == expected
+
+
+def test_a_result_before_its_call_names_the_message_as_the_whole_log_does() -> None:
+    lines = in_file_order(conversation_lines(4))
+    lines[7], lines[8] = lines[8], lines[7]  # the last result before its call
+    data = b"".join(line + b"\n" for line in lines)
+    expected = whole_check(claude_code, data)
+    assert "in message 8" in " ".join(diagnostic.message for diagnostic in expected)
+    assert list(_segments.plan(data, claude_code._KEYS, None).cuts) == [1, 3, 5]  # the last turn a segment of its own
+    assert segmented(claude_code, data, 1, fast=True) == expected
+
+
+@pytest.mark.parametrize("depth", [50, 56, 57, 59, 60, 61, 64])
+def test_a_deep_line_is_judged_as_the_careful_path_judges_it(depth: int) -> None:
+    lines = conversation_lines(2)
+    nested: object = "deep"
+    for _ in range(depth):
+        nested = [nested]
+    lines.insert(2, json.dumps({"type": "progress", "uuid": "p", "parentUuid": "a0", "data": nested}).encode())
+    lines[3] = lines[3].replace(b'"parentUuid": "a0"', b'"parentUuid": "p"')
+    data = b"".join(line + b"\n" for line in lines)
+    assert segmented(claude_code, data, 1, fast=True) == whole_check(claude_code, data)
+
+
+@pytest.mark.parametrize("digits", [4300, 4301])
+def test_a_long_integer_is_judged_as_the_careful_path_judges_it(digits: int) -> None:
+    lines = conversation_lines(1)
+    lines[1] = lines[1].replace(b'"path": "0.py"', b'"limit": ' + b"9" * digits)
+    data = b"".join(line + b"\n" for line in lines)
+    assert segmented(claude_code, data, 1, fast=True) == whole_check(claude_code, data)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda lines: [*lines[:3], lines[3].replace(b'"parentUuid": "r0"', b'"parentUuid": "nowhere"'), *lines[4:]],
+        lambda lines: [lines[0].replace(b'"parentUuid": null', b'"parentUuid": "r2"'), *lines[1:]],
+        lambda lines: [*lines, claude_line("user", "root2", None, "Again.")],
+        lambda lines: [line.replace(b'"parentUuid"', b'"isSidechain": true, "parentUuid"') for line in lines],
+    ],
+    ids=["missing-parent", "cycle", "two-roots", "sidechain-only"],
+)
+def test_broken_trees_check_the_same_in_segments(change: Callable[[list[bytes]], list[bytes]]) -> None:
+    data = b"".join(line + b"\n" for line in change(conversation_lines(3)))
+    assert segmented(claude_code, data, 1, fast=True) == whole_check(claude_code, data)
+
+
+def test_problems_anywhere_are_all_that_is_reported_in_line_order() -> None:
+    lines = conversation_lines(4)
+    lines[1] = lines[1].replace(b'"input": {', b'"input": [{', 1)[:-1] + b"]}"  # still JSON, an odd one
+    lines[8] = b"{not json"
+    lines[3] = b""
+    data = b"".join(line + b"\n" for line in lines)
+    expected = whole_check(claude_code, data)
+    assert [diagnostic.message_index for diagnostic in expected] == sorted(
+        diagnostic.message_index or -1 for diagnostic in expected
+    )
+    assert {diagnostic.code for diagnostic in expected} <= {"BAD_FORMAT", "INVALID_JSON"}
+    assert segmented(claude_code, data, 1, fast=True) == expected
+
+
+def test_an_unreadable_log_file_is_an_os_error(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        claude_code.check(LogFile(tmp_path / "missing.jsonl"))
