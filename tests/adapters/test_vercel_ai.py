@@ -1,5 +1,5 @@
 """`vercel_ai`: the AI SDK's prompts recorded in a real trace, every output type, the v4 form,
-and UI messages refused."""
+and UIMessages (the form `useChat` keeps), built here from the SDK's own part types."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ import json
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from message_ir import ToolResultMessage
-from message_ir.adapters import FormatError, convert, openai_chat, vercel_ai
+from message_ir import AssistantMessage, OpaqueBlock, ToolCall, ToolResultMessage, repair_transcript
+from message_ir.adapters import convert, detect, openai_chat, vercel_ai
 from tests.adapters.real import real_files
 from tests.adapters.test_contract import ai_sdk_prompts
 
@@ -88,14 +90,132 @@ def test_a_call_without_its_result_is_what_the_sdk_throws_on() -> None:
     ]
 
 
-def test_ui_messages_are_refused_by_name() -> None:
-    ui = [{"id": "m1", "role": "user", "parts": [{"type": "text", "text": "hi"}]}]
-    with pytest.raises(FormatError) as raised:
-        vercel_ai.load(ui)
-    assert [str(diagnostic) for diagnostic in raised.value.diagnostics] == [
-        "BAD_FORMAT: Expected ModelMessages (`content`), got UIMessages (`parts`): the SDK's"
-        " `convertToModelMessages` turns them into ModelMessages - at `$[0]`"
+UI_MESSAGES: list[dict[str, object]] = [
+    {"id": "s1", "role": "system", "parts": [{"type": "text", "text": "Be brief."}]},
+    {"id": "u1", "role": "user", "parts": [{"type": "text", "text": "Paris?"}, {"type": "data-ui", "data": 1}]},
+    {
+        "id": "a1",
+        "role": "assistant",
+        "metadata": {"model": "gpt-5"},
+        "parts": [
+            {"type": "step-start"},
+            {"type": "reasoning", "text": "Two tools.", "state": "done"},
+            {
+                "type": "tool-weather",
+                "toolCallId": "c1",
+                "state": "output-available",
+                "input": {"city": "Paris"},
+                "output": {"celsius": 21},
+            },
+            {"type": "dynamic-tool", "toolName": "clock", "toolCallId": "c2", "state": "output-error",
+             "input": {"tz": "CET"}, "errorText": "No clock."},
+            {"type": "tool-search", "toolCallId": "c3", "state": "input-streaming", "input": {"q": "par"}},
+            {"type": "step-start"},
+            {"type": "text", "text": "21 degrees.", "state": "done"},
+            {"type": "tool-delete", "toolCallId": "c4", "state": "output-denied", "input": {"path": "/"},
+             "approval": {"id": "p1", "approved": False, "reason": "Too risky."}},
+            {"type": "tool-web", "toolCallId": "c5", "state": "output-available", "input": {}, "output": "done",
+             "providerExecuted": True},
+            {"type": "tool-book", "toolCallId": "c6", "state": "approval-requested", "input": {"table": 2},
+             "approval": {"id": "p2"}},
+        ],
+    },
+]  # fmt: skip
+
+
+def test_ui_messages_load_as_the_sdk_sends_them_and_write_back_exactly() -> None:
+    conversation = vercel_ai.load(json.dumps(UI_MESSAGES))
+    assert vercel_ai.dump(conversation) == UI_MESSAGES
+    assert [str(note) for note in conversation.notes] == [
+        "SOURCE_FORM: Read as Vercel AI SDK UIMessages (`parts`) - at `$`"
     ]
+    assert [entry.text for entry in conversation.instructions] == ["Be brief."]
+    shown = [
+        (type(message).__name__, message.content if type(message) is not AssistantMessage else
+         [block.name if type(block) is ToolCall else block.kind if type(block) is OpaqueBlock else "text"
+          for block in message.content])
+        for message in conversation.messages
+    ]  # fmt: skip
+    assert shown == [
+        ("UserMessage", "Paris?"),
+        ("AssistantMessage", ["step-start", "reasoning", "weather", "clock", "tool-search"]),
+        ("ToolResultMessage", '{"celsius":21}'),
+        ("ToolResultMessage", "No clock."),
+        ("AssistantMessage", ["step-start", "text", "delete", "tool-web", "book"]),
+        ("ToolResultMessage", "Too risky."),
+    ]
+    assert [message.is_error for message in conversation.messages if type(message) is ToolResultMessage] == [
+        False,
+        True,
+        True,
+    ]
+    assert detect(json.dumps(UI_MESSAGES)) == "vercel_ai"
+    assert [str(diagnostic) for diagnostic in vercel_ai.check(UI_MESSAGES)] == [
+        "MISSING_TOOL_RESULT: Tool call 'c6' has no result after it - at `$[2].parts[9]`"
+    ]
+
+
+def test_a_result_repair_adds_goes_into_its_tool_part() -> None:
+    conversation = vercel_ai.load(UI_MESSAGES)
+    fixed = repair_transcript(conversation.messages).messages
+    written = vercel_ai.dump(msgspec.structs.replace(conversation, messages=fixed))
+    assert type(written) is list
+    parts = written[2]["parts"]
+    assert parts[9] == {
+        "type": "tool-book",
+        "toolCallId": "c6",
+        "state": "output-error",
+        "input": {"table": 2},
+        "approval": {"id": "p2"},
+        "errorText": "Tool call was interrupted before it returned a result.",
+    }
+    assert parts[:9] == UI_MESSAGES[2]["parts"][:9]  # type: ignore[index]  # a list: the test's own data
+    assert vercel_ai.check(written) == ()
+
+
+def test_an_edited_or_dropped_result_rewrites_its_tool_part() -> None:
+    conversation = vercel_ai.load(UI_MESSAGES)
+    messages = list(conversation.messages)
+    messages[2] = msgspec.structs.replace(messages[2], content="22")  # the weather result
+    del messages[3]  # the clock's error
+    written = vercel_ai.dump(msgspec.structs.replace(conversation, messages=tuple(messages)))
+    assert type(written) is list
+    weather, clock = written[2]["parts"][2:4]
+    assert weather == {
+        "type": "tool-weather",
+        "toolCallId": "c1",
+        "state": "output-available",
+        "input": {"city": "Paris"},
+        "output": "22",
+    }
+    assert clock == {"type": "dynamic-tool", "toolName": "clock", "toolCallId": "c2", "state": "input-available",
+                     "input": {"tz": "CET"}}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("part", "problem"),
+    [
+        ({"type": "tool-x", "toolCallId": "c", "state": "done", "input": {}}, "BAD_FORMAT: Expected a tool part's"
+         " `state` (input-streaming, input-available, approval-requested, approval-responded, output-available,"
+         " output-error, output-denied), got 'done' - at `$[0].parts[0].state`"),
+        ({"type": "tool-x", "state": "input-available", "input": {}},
+         "BAD_FORMAT: Expected a non-empty `str` - at `$[0].parts[0].toolCallId`"),
+        ({"type": "dynamic-tool", "toolCallId": "c", "state": "input-available", "input": {}},
+         "BAD_FORMAT: Expected a tool's name - at `$[0].parts[0].toolName`"),
+        ({"text": "no type"}, "BAD_FORMAT: Expected a part with a `type` - at `$[0].parts[0]`"),
+        ({"type": "text", "text": 3}, "BAD_FORMAT: Expected `str`, got `int` - at `$[0].parts[0].text`"),
+    ],
+)  # fmt: skip
+def test_a_ui_part_that_is_not_one_is_a_problem_at_its_path(part: dict[str, object], problem: str) -> None:
+    ui = [{"id": "a", "role": "assistant", "parts": [part]}]
+    assert [str(diagnostic) for diagnostic in vercel_ai.check(ui)] == [problem]
+
+
+def test_a_tool_part_whose_input_did_not_parse_keeps_its_raw_input() -> None:
+    part = {"type": "tool-x", "toolCallId": "c", "state": "output-error", "rawInput": "{ci", "errorText": "Bad input."}
+    ui = [{"id": "a", "role": "assistant", "parts": [part]}]
+    assert vercel_ai.dump(vercel_ai.load(ui)) == ui
+    assert [diagnostic.code for diagnostic in vercel_ai.check(ui)] == ["BAD_TOOL_ARGUMENTS"]
 
 
 def test_a_body_with_system_and_a_conversion_from_openai_chat() -> None:
@@ -136,3 +256,88 @@ def test_a_body_with_system_and_a_conversion_from_openai_chat() -> None:
         ]
     }
     assert vercel_ai.check(written) == ()
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=6,
+)
+_STATES = st.sampled_from(
+    [
+        "input-streaming",
+        "input-available",
+        "approval-requested",
+        "approval-responded",
+        "output-available",
+        "output-error",
+        "output-denied",
+    ]
+)
+
+
+@st.composite
+def _tool_part(draw: st.DrawFn) -> dict[str, object]:
+    part: dict[str, object] = (
+        {"type": "dynamic-tool", "toolName": draw(st.sampled_from(["a", "b"]))}
+        if draw(st.booleans())
+        else {"type": draw(st.sampled_from(["tool-a", "tool-b"]))}
+    )
+    part["toolCallId"] = draw(st.sampled_from(["c1", "c2", "c3", "c1~2"]))
+    part["state"] = draw(_STATES)
+    part["input"] = draw(st.dictionaries(st.text(max_size=3), _JSON, max_size=2) | _JSON)
+    if draw(st.booleans()):
+        part["output"] = draw(_JSON)
+    if draw(st.booleans()):
+        part["errorText"] = draw(st.text(max_size=5))
+    if draw(st.booleans()):
+        part["approval"] = {"id": "p", "approved": draw(st.booleans()), "reason": draw(st.text(max_size=3))}
+    if draw(st.booleans()):
+        part["providerExecuted"] = draw(st.booleans())
+    return part
+
+
+_PARTS = st.lists(
+    st.one_of(
+        st.builds(lambda text: {"type": "text", "text": text}, st.text(max_size=5)),
+        st.builds(lambda text: {"type": "text", "text": text, "state": "done"}, st.text(max_size=5)),
+        st.just({"type": "step-start"}),
+        st.builds(lambda text: {"type": "reasoning", "text": text}, st.text(max_size=5)),
+        st.builds(lambda data: {"type": "data-x", "data": data}, _JSON),
+        _tool_part(),
+    ),
+    max_size=6,
+)
+_UI = st.lists(
+    st.builds(
+        lambda number, role, parts: {"id": f"m{number}", "role": role, "parts": parts},
+        st.integers(0, 9),
+        st.sampled_from(["system", "user", "assistant"]),
+        _PARTS,
+    ),
+    min_size=1,
+    max_size=4,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_UI)
+def test_any_ui_messages_write_back_exactly_and_check_never_raises(ui: list[dict[str, object]]) -> None:
+    conversation = vercel_ai.load(ui)  # every generated part is one the SDK writes
+    assert vercel_ai.dump(conversation) == ui
+    assert msgspec.json.decode(vercel_ai.dumps(conversation)) == ui
+    vercel_ai.check(ui)
+
+
+def test_an_approval_the_user_denied_is_an_error_result_and_one_granted_awaits_its_output() -> None:
+    approval = {"type": "tool-rm", "toolCallId": "c", "state": "approval-responded", "input": {}}
+    denied = {**approval, "approval": {"id": "p", "approved": False, "reason": "No."}}
+    granted = {**approval, "toolCallId": "d", "approval": {"id": "q", "approved": True}}
+    ui = [{"id": "a", "role": "assistant", "parts": [denied, granted]}]
+    conversation = vercel_ai.load(ui)
+    results = [message for message in conversation.messages if type(message) is ToolResultMessage]
+    assert [(message.tool_call_id, message.content, message.is_error) for message in results] == [("c", "No.", True)]
+    assert [str(diagnostic) for diagnostic in vercel_ai.check(ui)] == [
+        "MISSING_TOOL_RESULT: Tool call 'd' has no result after it - at `$[0].parts[1]`"
+    ]
+    assert vercel_ai.dump(conversation) == ui

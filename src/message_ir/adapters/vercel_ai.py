@@ -18,10 +18,29 @@ How each message maps:
   JSON text, and `isError` says the rest. The `output` is kept, and written back while the
   result still says the same.
 
-Which form a source is in — `ModelMessage` (v5 and later: `input` / `output`) or v4
-(`args` / `result`) — is said by a `SOURCE_FORM` note. A UI message list (`UIMessage`, with
-`parts` instead of `content`) is not one: `load` refuses it, naming it (the SDK's
-`convertToModelMessages` turns it into `ModelMessage`s).
+Which form a source is in — `ModelMessage` (v5 and later: `input` / `output`), v4
+(`args` / `result`) or `UIMessage` — is said by a `SOURCE_FORM` note.
+
+UIMessages (what `useChat` keeps: `id`, `role`, `parts`) are read as the SDK's
+`convertToModelMessages` sends them. A system message's text parts, joined, are an
+`Instruction`. A user message's text parts, joined by a newline, are a `UserMessage`. An
+assistant message is one IR assistant message per step: a `step-start` part begins a new
+one, and is kept in it as an opaque block. Each step is followed by the results its tool
+parts hold. A tool part (`tool-<name>`, or `dynamic-tool` with `toolName`) is a call, and
+its result is:
+
+- `output-available`: the `output` (a string as it is, else its JSON text);
+- `output-error`: the `errorText`, as an error (the input is `input`, else `rawInput`);
+- `output-denied`: the approval's reason (else the SDK's "Tool call execution denied."),
+  as an error; so is `approval-responded` when the user denied it;
+- `input-available`, `approval-requested`, and `approval-responded` when approved: none
+  yet (`MISSING_TOOL_RESULT`: the history cannot be sent until it has one).
+
+A tool part still streaming its input, one the provider ran (`providerExecuted`), and every
+other part (reasoning, files, sources, data) are kept in place as opaque blocks. Each record
+is written back as it was read. A part is rewritten only where the IR says something else,
+and a result `repair` adds goes into its call's part (`output-available`, or `output-error`
+with `errorText` for an error).
 
 Rules: the IR's own (a call without a result is the SDK's `AI_MissingToolResultsError`);
 tool-call IDs are any non-empty string.
@@ -38,7 +57,7 @@ import message_ir as ir
 from message_ir.adapters import _checks, _json, _load_state, _records, _writing
 from message_ir.adapters._build import meta_raw, object_raw
 from message_ir.adapters._calls import ir_call_id, object_arguments, written_arguments
-from message_ir.adapters._conversation import Conversation, FormatError, Instruction, Note
+from message_ir.adapters._conversation import Conversation, Instruction, Note
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, provider_words
 from message_ir.adapters._ids import any_id
@@ -65,8 +84,13 @@ PART_SEPARATOR: Final = "\n"
 def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
     state = LoadState(NAME, avoid)
     state.trusted = trusted
-    _refuse_ui_messages(source)
     records, prefix = _load_state.message_list(state, source, "messages", ("system",))
+    if _is_ui(records):
+        _read_ui(state, records, prefix)
+        state.notes.insert(0, Note("SOURCE_FORM", None, prefix, "Read as Vercel AI SDK UIMessages (`parts`)"))
+        info = _records.frozen_info(state.container_meta, NAME)
+        state.container_meta = _json.freeze_info({NAME: {**info, "ui": True}})
+        return state
     if state.body is not None and "system" in state.body:
         system = state.body["system"]
         if type(system) is str:
@@ -93,18 +117,6 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
     form = "the v4 form (`args` / `result`)" if "v4" in forms else "ModelMessage (v5 or later: `input` / `output`)"
     state.notes.insert(0, Note("SOURCE_FORM", None, prefix, f"Read as Vercel AI SDK {form}"))
     return state
-
-
-def _refuse_ui_messages(source: object) -> None:
-    body = as_object(source)
-    records = as_array(source) if body is None else as_array(body.get("messages"))
-    first = as_object(records[0]) if records else None
-    if first is not None and "parts" in first and "content" not in first:
-        problem = (
-            "Expected ModelMessages (`content`), got UIMessages (`parts`): the SDK's"
-            " `convertToModelMessages` turns them into ModelMessages"
-        )
-        raise FormatError(NAME, (ir.Diagnostic("BAD_FORMAT", 0, "$[0]" if body is None else "$.messages[0]", problem),))
 
 
 def _meta(info: _records.Info) -> msgspec.Raw:
@@ -283,10 +295,275 @@ def written_output(text: str, is_error: bool) -> dict[str, object]:
     return {"type": "error-text" if is_error else "text", "value": text}
 
 
+# --- UIMessage: the form `useChat` keeps (`parts`) ------------------------------------------
+
+_UI_ROLES: Final = ("system", "user", "assistant")
+_UI_WAITING: Final = ("input-available", "approval-requested", "approval-responded")
+_UI_ANSWERED: Final = ("output-available", "output-error", "output-denied")
+_DENIED: Final = "Tool call execution denied."
+"""The error text the SDK sends for a call the user denied without a reason."""
+
+
+def _is_ui(records: list[object]) -> bool:
+    """Whether a message list is UIMessages: its first record has `parts` and no `content`."""
+    first = as_object(records[0]) if records else None
+    return first is not None and "parts" in first and "content" not in first
+
+
+def _read_ui(state: LoadState, records: list[object], prefix: str) -> None:
+    """Read UIMessages as the SDK's `convertToModelMessages` sends them, everything kept."""
+    for path, record in state.objects(records, prefix, "a UIMessage object"):
+        role = record.get("role")
+        if type(role) is not str or role not in _UI_ROLES:
+            _load_state.role_problem(state, record, path, _UI_ROLES)
+            continue
+        parts = as_array(record.get("parts"))
+        if parts is None:
+            state.problem(path + ".parts", f"Expected a list of parts, got `{_json.kind(record.get('parts'))}`")
+            continue
+        typed = _typed_parts(state, parts, path)
+        if typed is None:
+            continue
+        envelope = {key: (None if key == "parts" else value) for key, value in record.items()}
+        if role == "system":
+            text = "".join(_texts(typed))  # as the SDK joins a system message's text parts
+            meta = _records.make_meta(NAME, {"ui": envelope, "parts": parts})
+            state.instruction("system", text, path, None if meta is None else _json.freeze_info(meta))
+        elif role == "user":
+            info: _records.Info = {"ui": envelope, "parts": parts}
+            message = ir.UserMessage(
+                id=state.message_id(), content=PART_SEPARATOR.join(_texts(typed)), meta_json=_meta(info)
+            )
+            state.add(message, path)
+        else:
+            _ui_assistant(state, typed, path, envelope)
+
+
+def _typed_parts(state: LoadState, parts: list[object], path: str) -> list[dict[str, object]] | None:
+    """The parts, each an object with a `type`; `None` after a problem."""
+    typed: list[dict[str, object]] = []
+    for number, item in enumerate(parts):
+        part = as_object(item)
+        if part is None or type(part.get("type")) is not str:
+            state.problem(f"{path}.parts[{number}]", "Expected a part with a `type`")
+            return None
+        if part["type"] == "text" and type(part.get("text")) is not str:
+            state.problem(f"{path}.parts[{number}].text", f"Expected `str`, got `{_json.kind(part.get('text'))}`")
+            return None
+        typed.append(part)
+    return typed
+
+
+def _texts(parts: list[dict[str, object]]) -> list[str]:
+    return [str(part["text"]) for part in parts if part["type"] == "text"]
+
+
+def _ui_assistant(state: LoadState, parts: list[dict[str, object]], path: str, envelope: dict[str, object]) -> None:
+    """One assistant UIMessage: an IR assistant message per step (a `step-start` part begins
+    one, and is kept in it), each followed by the results its tool parts hold."""
+    steps: list[list[int]] = [[]]
+    for number, part in enumerate(parts):
+        if part["type"] == "step-start" and steps[-1]:
+            steps.append([])
+        steps[-1].append(number)
+    message_part = 0
+    first = True
+    for step in steps:
+        if not step and parts:
+            continue  # a `step-start` first: the step it starts is the first
+        message_index = len(state.messages)
+        blocks: list[ir.AssistantBlock] = []
+        answered: list[tuple[int, dict[str, object], str, str]] = []  # part, the part, call ID, tool name
+        for number in step:
+            part, part_path = parts[number], f"{path}.parts[{number}]"
+            block = _ui_block(state, message_index, part, part_path)
+            if block is None:
+                return
+            blocks.append(block)
+            if type(block) is ir.ToolCall and _answered(part):
+                answered.append((number, part, str(part["toolCallId"]), block.name))
+        info: _records.Info = {"ui": envelope} if first else {"step": True}
+        message = ir.AssistantMessage(id=state.message_id(message_part), content=tuple(blocks), meta_json=_meta(info))
+        state.add(
+            message, path if first else f"{path}.parts[{step[0]}]", [f"{path}.parts[{number}]" for number in step]
+        )
+        message_part, first = message_part + 1, False
+        for number, part, call_id, name in answered:
+            text, is_error = _ui_result(part)
+            part_path = f"{path}.parts[{number}]"
+            ir_call, tool_name = state.result_call(len(state.messages), call_id, name, part_path)
+            result = state.result(ir_call, tool_name, text, is_error, _meta({}), message_part)
+            state.add(result, part_path)
+            message_part += 1
+
+
+def _ui_block(state: LoadState, message_index: int, part: dict[str, object], path: str) -> ir.AssistantBlock | None:
+    """The IR block of an assistant's part: a text block, a call (a tool part the SDK sends:
+    not still streaming its input, not run by the provider), else the part kept in place."""
+    part_type = part["type"]
+    assert type(part_type) is str
+    if part_type == "text":
+        return ir.TextBlock(
+            text=str(part["text"]), meta_json=_meta(_records.split_record(part, _TEXT_KEYS, _TEXT_KEYS))
+        )
+    name = part.get("toolName") if part_type == "dynamic-tool" else part_type.removeprefix("tool-")
+    tool = part_type == "dynamic-tool" or part_type.startswith("tool-")
+    if not tool or part.get("providerExecuted") is True or part.get("state") == "input-streaming":
+        return ir.OpaqueBlock(format=NAME, kind=part_type, data_json=object_raw(part))
+    call_id, tool_state = part.get("toolCallId"), part.get("state")
+    if type(call_id) is not str or not call_id:
+        state.problem(path + ".toolCallId", "Expected a non-empty `str`")
+        return None
+    if type(name) is not str or not name:
+        state.problem(path + (".toolName" if part_type == "dynamic-tool" else ".type"), "Expected a tool's name")
+        return None
+    if tool_state not in _UI_WAITING and tool_state not in _UI_ANSWERED:
+        known = ", ".join(("input-streaming", *_UI_WAITING, *_UI_ANSWERED))
+        got = repr(tool_state) if type(tool_state) is str else f"`{_json.kind(tool_state)}`"
+        state.problem(path + ".state", f"Expected a tool part's `state` ({known}), got {got}")
+        return None
+    info: _records.Info = {"ui": part}
+    key = "rawInput" if "input" not in part and "rawInput" in part else "input"  # an input that did not parse
+    if key == "rawInput":
+        info["key"] = key
+    parsed = object_arguments(state, message_index, part, key, f"{path}.{key}", info)
+    ir_id = ir_call_id(state, message_index, call_id, name, path + ".toolCallId", info)
+    return ir.ToolCall(id=ir_id, name=name, arguments_json=object_raw(parsed), meta_json=_meta(info))
+
+
+def _answered(part: dict[str, object]) -> bool:
+    """Whether a tool part holds its call's result: an output, an error, a denial."""
+    if part.get("state") == "approval-responded":
+        return (as_object(part.get("approval")) or {}).get("approved") is False  # the SDK sends the denial
+    return part.get("state") in _UI_ANSWERED
+
+
+def _ui_result(part: dict[str, object]) -> tuple[str, bool]:
+    """The IR result a tool part holds, as the SDK sends it: the output (a string as it is,
+    else its JSON text), the error text, or the denial's reason."""
+    tool_state = part.get("state")
+    if tool_state == "output-available":
+        output = part.get("output")
+        return (output if type(output) is str else encode(output).decode()), False
+    if tool_state == "output-error":
+        error = part.get("errorText")
+        return (error if type(error) is str else encode(error).decode()), True
+    approval = as_object(part.get("approval")) or {}
+    reason = approval.get("reason")
+    if tool_state == "output-denied":
+        return (reason if type(reason) is str else _DENIED), True
+    return (reason if type(reason) is str else ""), True  # approval-responded, denied
+
+
+def _dump_ui(conversation: Conversation) -> object:
+    """UIMessages back: each record as it was read, its parts rewritten where the IR says
+    something else (a result `repair` added goes into its call's tool part)."""
+    records: list[object] = []
+    parts_of: list[object] | None = None  # the parts of the assistant UIMessage being written
+    calls: dict[str, list[dict[str, object]]] = {}  # IR call ID -> its tool parts not answered yet, in order
+    restore: dict[str, str] = {}
+
+    def new_record(info: _records.Info, role: str, fallback_id: str, parts: list[object]) -> dict[str, object]:
+        envelope = as_object(info.get("ui")) or {"id": fallback_id, "role": role, "parts": None}
+        return {key: (parts if key == "parts" else value) for key, value in envelope.items()}
+
+    def render(message: ir.Message) -> None:
+        nonlocal parts_of
+        info = _records.format_info(message.meta_json, NAME)
+        if type(message) is ir.AssistantMessage:
+            if info.get("step") is not True or parts_of is None:
+                parts_of = []
+                records.append(new_record(info, "assistant", message.id, parts_of))
+            for block in message.content:
+                written = _ui_part(block, restore)
+                if written is not None:
+                    parts_of.append(written)
+                    if type(block) is ir.ToolCall:
+                        calls.setdefault(block.id, []).append(written)
+        elif type(message) is ir.ToolResultMessage:
+            waiting = calls.get(message.tool_call_id)
+            part = waiting.pop(0) if waiting else None
+            if part is None:  # no tool part to hold it: one of its own
+                part = {"type": "dynamic-tool", "toolName": message.tool_name, "toolCallId": message.tool_call_id}
+                part.update({"state": "input-available", "input": {}})
+                if parts_of is None:
+                    parts_of = []
+                    records.append(new_record({}, "assistant", message.id, parts_of))
+                parts_of.append(part)
+            _answer(part, message)
+        else:
+            parts_of = None
+            parts = as_array(info.get("parts"))
+            typed = [part for part in map(as_object, parts or []) if part is not None]
+            if parts is None or PART_SEPARATOR.join(_texts_of(typed)) != message.content:
+                parts = [{"type": "text", "text": message.content}]
+            records.append(new_record(info, "user", message.id, parts))
+
+    def instruction(entry: Instruction) -> None:
+        nonlocal parts_of
+        parts_of = None
+        info = _records.frozen_info(entry.meta, NAME)
+        parts = as_array(info.get("parts"))
+        typed = [part for part in map(as_object, parts or []) if part is not None]
+        if parts is None or "".join(_texts_of(typed)) != entry.text:
+            parts = [{"type": "text", "text": entry.text}]
+        records.append(new_record(info, "system", "system", parts))
+
+    _writing.interleave(conversation, render, instruction)
+    for part in (part for waiting in calls.values() for part in waiting):
+        if part.get("state") in _UI_ANSWERED:  # its result is gone
+            part["state"] = "input-available"
+            part.pop("output", None)
+            part.pop("errorText", None)
+    return _writing.container(conversation, NAME, "messages", records, {})
+
+
+def _texts_of(parts: list[dict[str, object]]) -> list[str]:
+    return [str(part["text"]) for part in parts if part.get("type") == "text" and type(part.get("text")) is str]
+
+
+def _ui_part(block: ir.AssistantBlock, restore: dict[str, str]) -> dict[str, object] | None:
+    """The part of an assistant block (`None`: another format's opaque block, not written)."""
+    if type(block) is ir.TextBlock:
+        block_info = _records.format_info(block.meta_json, NAME)
+        return _records.build_record(block_info, _TEXT_KEYS, {"type": "text", "text": block.text})
+    if type(block) is ir.OpaqueBlock:
+        return as_object(block.data.thaw()) if block.format == NAME else None
+    assert type(block) is ir.ToolCall
+    call_info = _records.format_info(block.meta_json, NAME)
+    kept = as_object(call_info.get("ui"))
+    part: dict[str, object] = (
+        dict(kept) if kept is not None else {"type": "dynamic-tool", "toolName": block.name, "state": "input-available"}
+    )
+    part["toolCallId"] = _writing.written_call_id(call_info, block.id, restore)
+    part_type = part.get("type")
+    if part_type == "dynamic-tool":
+        part["toolName"] = block.name
+    elif type(part_type) is str and part_type.removeprefix("tool-") != block.name:
+        part["type"] = f"tool-{block.name}"
+    key = call_info.get("key")
+    written_arguments(call_info, "rawInput" if key == "rawInput" else "input", block, part)
+    return part
+
+
+def _answer(part: dict[str, object], result: ir.ToolResultMessage) -> None:
+    """Put a result into its call's tool part, unless the part says it already."""
+    if _answered(part) and _ui_result(part) == (result.content, result.is_error):
+        return
+    part.pop("output", None)
+    part.pop("errorText", None)
+    if result.is_error:
+        part["state"], part["errorText"] = "output-error", result.content
+    else:
+        part["state"], part["output"] = "output-available", result.content
+
+
 # --- dump ---------------------------------------------------------------------------------
 
 
 def _dump(conversation: Conversation) -> object:
+    if conversation.format == NAME and _records.frozen_info(conversation.meta, NAME).get("ui") is True:
+        return _dump_ui(conversation)
     records: list[object] = []
     open_tool: tuple[_records.Info, list[object]] | None = None
     restore: dict[str, str] = {}
@@ -448,10 +725,21 @@ def _span_reply(attributes: dict[str, object]) -> dict[str, object] | None:
 
 
 def _recognizes_record(record: dict[str, object]) -> bool:
-    """A `tool` message of `tool-result` parts, or an assistant part of type `tool-call`."""
+    """A `tool` message of `tool-result` parts, or an assistant part of type `tool-call`; a
+    UIMessage (`parts`, no `content`) with a `text` part holding `text` (OpenTelemetry's
+    GenAI parts hold `content`), a tool part or a `step-start`."""
     for item in as_array(record.get("content")) or ():
         part = as_object(item)
         if part is not None and part.get("type") in ("tool-call", "tool-result"):
+            return True
+    if "content" in record or record.get("role") not in _UI_ROLES:
+        return False
+    for item in as_array(record.get("parts")) or ():
+        part = as_object(item)
+        kind = None if part is None else part.get("type")
+        if type(kind) is not str or part is None:
+            continue
+        if (kind == "text" and "text" in part) or kind.startswith("tool-") or kind in ("dynamic-tool", "step-start"):
             return True
     return False
 
