@@ -11,7 +11,7 @@ from hypothesis import given
 
 from message_ir import AssistantMessage, Diagnostic, TextBlock, ToolCall
 from message_ir.adapters import vercel_ai
-from message_ir.traces import Trace, spans
+from message_ir.traces import Trace, log_records, spans
 from tests.adapters.real import REAL
 from tests.adapters.test_contract import ai_sdk_prompts
 from tests.property.strategies import json_values
@@ -160,3 +160,124 @@ def test_otlp_values_are_read_as_plain_json() -> None:
 def test_any_json_value_is_read_or_refused_never_raised(value: object) -> None:
     for source in (value, json.dumps(value), {"resourceSpans": [{"scopeSpans": [{"spans": [value]}]}]}):
         assert type(spans(source)) is Trace
+
+
+AGENTCORE = REAL / "otel-genai"
+LEGACY_EVENTS = AGENTCORE / "sideseat_agentcore-strands-bedrock_otel-log-records_legacy-gen-ai-events.json"
+STRANDS_ONLY = AGENTCORE / "sideseat_agentcore-strands-openai_otel-log-records_strands-tracer-events.json"
+
+
+def test_agentcore_per_message_events_are_one_conversation_per_span() -> None:
+    """A CloudWatch export of AgentCore's log records, newest first: the botocore
+    instrumentation logged a Converse request as one event per message (Bedrock's blocks),
+    and some results twice (a `gen_ai.tool.message` and the user message holding it)."""
+    trace = log_records(LEGACY_EVENTS.read_bytes())
+    (found,) = trace.conversations
+    assert (found.format, found.span_id, found.event, found.start) == (
+        "bedrock",
+        "06df90d70f7db03f",
+        "gen_ai.*.message",
+        1763423913427377240,
+    )
+    assert found.path == "$[46].raw_otel_json"  # the earliest of its records
+    assert found.conversation is not None
+    assert [entry.role for entry in found.conversation.instructions] == ["system"]
+    assert len(found.conversation.messages) == 37
+    assert found.conversation.messages[0].content == "Tell me about myself?"
+    # The export lacks the records of one call (its assistant message and one result):
+    # what the events hold, said as Bedrock would refuse it.
+    assert [str(diagnostic) for diagnostic in found.diagnostics] == [
+        "RESULT_COUNT_MISMATCH: The turn after 1 function call(s) holds 2 function response(s); Bedrock needs as"
+        " many - at `$.messages[20]`",
+        "ORPHAN_TOOL_RESULT: Tool result answers 'tooluse_N4EyL9BiROSGoFi9GZuObg', but no tool call has that ID"
+        " - at `$.messages[21].content[0]`",
+    ]
+    assert [(diagnostic.code, diagnostic.message_index) for diagnostic in trace.diagnostics] == [
+        ("BAD_FORMAT", 2),
+        ("BAD_FORMAT", 3),
+        ("BAD_FORMAT", 4),
+    ]
+
+
+def test_strands_own_tracer_events_are_refused_by_name() -> None:
+    trace = log_records(STRANDS_ONLY.read_bytes())
+    assert trace.conversations == ()
+    assert len(trace.diagnostics) == 9
+    assert {str(diagnostic).split(" - at ")[0] for diagnostic in trace.diagnostics} == {
+        "BAD_FORMAT: Expected the GenAI conventions' message events, got Strands' own tracer event"
+        " (`strands.telemetry.tracer`): its input and output messages do not say the order the conversation had;"
+        " not read"
+    }
+
+
+def _log(name: str, body: object, time: int, span: str = "s1") -> dict[str, object]:
+    """An OTLP/JSON log record of one event, its body an OTLP `AnyValue`."""
+    return {
+        "timeUnixNano": str(time),
+        "traceId": "t1",
+        "spanId": span,
+        "eventName": name,
+        "body": _value(body),
+        "attributes": [{"key": "gen_ai.system", "value": _value("aws.bedrock")}],
+    }
+
+
+def test_an_otlp_logs_export_in_any_order_with_a_result_logged_twice() -> None:
+    call = {"toolUse": {"toolUseId": "c1", "name": "weather", "input": {"city": "Lyon"}}}
+    result = {"toolResult": {"toolUseId": "c1", "content": [{"text": "sunny"}]}}
+    records = [
+        _log("gen_ai.choice", {"index": 0, "message": {"content": [{"text": "Sunny."}]}}, 5),
+        _log("gen_ai.user.message", {"content": [result]}, 4),
+        _log("gen_ai.tool.message", {"content": [{"text": "sunny"}], "id": "c1"}, 3),  # the same result
+        _log("gen_ai.assistant.message", {"content": [call]}, 2),
+        _log("gen_ai.user.message", {"content": [{"text": "Weather in Lyon?"}]}, 1),
+        _log("gen_ai.system.message", {"content": [{"text": "Be brief."}]}, 0),
+        _log("gen_ai.user.message", {"content": [{"text": "Other span."}]}, 9, span="s2"),
+        _log("gen_ai.tool.message", {"content": [{"text": "nobody asked"}]}, 10, span="s2"),
+        {"timeUnixNano": "1", "body": {"stringValue": "Invocation completed"}},  # no event: passed over
+    ]
+    export = {"resourceLogs": [{"scopeLogs": [{"logRecords": records}]}]}
+    trace = log_records(json.dumps(export))
+    first, second = trace.conversations
+    assert first.conversation is not None
+    assert [(type(message).__name__, message.content if type(message) is not AssistantMessage else None)
+            for message in first.conversation.messages] == [
+        ("UserMessage", "Weather in Lyon?"),
+        ("AssistantMessage", None),
+        ("ToolResultMessage", "sunny"),
+        ("AssistantMessage", None),
+    ]  # fmt: skip
+    assert first.diagnostics == ()
+    assert first.path == "$.resourceLogs[0].scopeLogs[0].logRecords[5]"
+    # A tool message with no ID and no call waiting answers nothing: said, not guessed.
+    assert second.conversation is None
+    assert [str(diagnostic) for diagnostic in second.diagnostics] == [
+        "BAD_FORMAT: Expected a non-empty `str` - at `$.messages[1].content[0].toolResult.toolUseId`"
+    ]
+    assert trace.diagnostics == ()
+
+
+def test_events_whose_bodies_no_format_reads_and_values_that_are_no_records() -> None:
+    openai_shaped = [_log("gen_ai.user.message", {"content": "hi", "role": "user"}, 1)]
+    (found,) = log_records({"resourceLogs": [{"scopeLogs": [{"logRecords": openai_shaped}]}]}).conversations
+    assert found.conversation is None
+    assert [str(diagnostic) for diagnostic in found.diagnostics] == [
+        "BAD_FORMAT: Expected message events whose content a format reads - at `$`"
+    ]
+    assert log_records(b'{"resourceSpans": []}').diagnostics == (
+        Diagnostic("BAD_FORMAT", None, "$", "Expected OTLP log records (`resourceLogs`)"),
+    )
+    cloudwatch = [{"timestamp": 1, "raw_otel_json": "{not json"}, {"timestamp": 2}]
+    assert log_records(cloudwatch) == Trace((), ())
+
+
+@given(json_values)
+def test_any_json_value_is_read_as_log_records_or_refused_never_raised(value: object) -> None:
+    record = {"eventName": "gen_ai.user.message", "body": value}
+    for source in (
+        value,
+        json.dumps(value),
+        [{"raw_otel_json": value}],
+        {"resourceLogs": [{"scopeLogs": [{"logRecords": [record]}]}]},
+    ):
+        assert type(log_records(source)) is Trace

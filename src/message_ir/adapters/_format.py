@@ -83,6 +83,11 @@ class Format(NamedTuple):
     """For a format that telemetry records: from a span's (or span event's) attributes, as a
     plain mapping, what its `load` takes, or `None` when they hold none of its messages
     (`message_ir.traces`)."""
+    event_messages: Callable[[list[tuple[str, dict[str, object]]]], object | None] | None = None
+    """For a format whose messages telemetry records one per event (the GenAI conventions'
+    deprecated `gen_ai.user.message`, `gen_ai.choice`, ... log records): from one span's
+    events in order (each event's name and body), what its `load` takes, or `None` when the
+    bodies are not its messages (`message_ir.traces.log_records`)."""
     structured_result: Callable[[ToolResultMessage, object], ToolResultMessage | None] | None = None
     """Where it holds an MCP result's `structuredContent` (`convert` puts it there): the result
     with the `meta` of this format that writes the structure in its own field (`None` when

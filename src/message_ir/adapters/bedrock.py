@@ -395,6 +395,80 @@ def provider_rules(conversation: Conversation, origins: Origins) -> list[ir.Diag
     return found
 
 
+_EVENT_ROLES: Final = {"gen_ai.user.message": "user", "gen_ai.assistant.message": "assistant"}
+
+
+def _event_messages(events: list[tuple[str, dict[str, object]]]) -> object | None:
+    """A Converse body from one span's per-message events, when their `content` is Bedrock's
+    blocks (as the botocore instrumentation logs a Converse request): `gen_ai.system.message`
+    the `system`, user and assistant messages as they are, `gen_ai.choice` the reply, and
+    `gen_ai.tool.message` a user message: its `toolResult` blocks, or its content as the
+    `toolResult` of its `id` (else of the earliest call still waiting), left out when the
+    next user message holds the same result already (the instrumentation logs a result both
+    ways)."""
+    if not events or not all(_bedrock_blocks(_event_content(name, body)) for name, body in events):
+        return None
+    system: list[object] = []
+    messages: list[dict[str, object]] = []
+    waiting: list[str] = []  # calls not answered yet, in order
+    for number, (name, body) in enumerate(events):
+        content = _event_content(name, body) or []
+        if name == "gen_ai.system.message":
+            system.extend(content)
+            continue
+        if name == "gen_ai.tool.message" and not all("toolResult" in (as_object(item) or {}) for item in content):
+            call_id = body.get("id")
+            answers = call_id if type(call_id) is str else (waiting[0] if waiting else "")
+            if _answered_next(events, number, answers):
+                continue
+            content = [{"toolResult": {"toolUseId": answers, "content": content}}]
+        role = "assistant" if name in ("gen_ai.assistant.message", "gen_ai.choice") else "user"
+        for block in content:
+            entry = as_object(block) or {}
+            use, result = as_object(entry.get("toolUse")), as_object(entry.get("toolResult"))
+            if use is not None and type(use.get("toolUseId")) is str:
+                waiting.append(str(use["toolUseId"]))
+            if result is not None and result.get("toolUseId") in waiting:
+                waiting.remove(str(result["toolUseId"]))
+        messages.append({"role": role, "content": content})
+    return {"messages": messages, "system": system} if system else {"messages": messages}
+
+
+def _event_content(name: str, body: dict[str, object]) -> list[object] | None:
+    """The content blocks of an event's body (a choice's message's), if it is a message event."""
+    if name == "gen_ai.choice":
+        return as_array((as_object(body.get("message")) or {}).get("content"))
+    if name in ("gen_ai.system.message", "gen_ai.tool.message", *_EVENT_ROLES):
+        return as_array(body.get("content"))
+    return None
+
+
+def _bedrock_blocks(content: list[object] | None) -> bool:
+    """Whether content is Bedrock's blocks: objects of one key each, none a `type`."""
+    if content is None:
+        return False
+    for item in content:
+        block = as_object(item)
+        if block is None or len(block) != 1 or "type" in block:
+            return False
+    return True
+
+
+def _answered_next(events: list[tuple[str, dict[str, object]]], number: int, call_id: str) -> bool:
+    """Whether the user message event right after the tool events holds a result for `call_id`."""
+    for name, body in events[number + 1 :]:
+        if name == "gen_ai.tool.message":
+            continue
+        if name != "gen_ai.user.message":
+            return False
+        for item in as_array(body.get("content")) or []:
+            result = as_object((as_object(item) or {}).get("toolResult"))
+            if result is not None and result.get("toolUseId") == call_id:
+                return True
+        return False
+    return False
+
+
 def _recognizes_body(body: dict[str, object]) -> bool:
     return as_array(body.get("messages")) is not None and ("toolConfig" in body or "inferenceConfig" in body)
 
@@ -428,6 +502,7 @@ _FUNCTIONS: Final = format_functions(NAME, _read, _dump, provider_rules, _WORDS,
 
 FORMAT: Final = Format(
     _FUNCTIONS,
+    event_messages=_event_messages,
     id_rule=ID_RULE,
     recognize=Recognize(body=_recognizes_body, record=_recognizes_record),
     raw_arguments="input",

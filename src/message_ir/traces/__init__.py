@@ -11,11 +11,24 @@ declaration (`Format.span_messages`): the GenAI conventions' `gen_ai.input.messa
 `gen_ai.output.messages` (`otel_genai`; on the span or on its
 `gen_ai.client.inference.operation.details` event), the AI SDK's `ai.prompt.messages`
 (`vercel_ai`). Exporters batch spans in any order: they come sorted by the time they started.
+
+`log_records(source)` reads OTLP log records the same way: an OTLP/JSON logs export
+(`resourceLogs`), or a list of records as CloudWatch exports them (`{"timestamp",
+"raw_otel_json"}`, as AWS Bedrock AgentCore writes them). The conventions' per-message
+events (`gen_ai.system.message`, `gen_ai.user.message`, `gen_ai.assistant.message`,
+`gen_ai.tool.message`, `gen_ai.choice`; deprecated since the conventions moved the messages
+into attributes) are grouped by span and put in the order they were logged. The first
+format whose declaration reads their bodies (`Format.event_messages`: Bedrock's content
+blocks, as the botocore instrumentation logs them) makes the span's conversation. Strands'
+own tracer events are refused by name: their input and output messages do not give the order
+the conversation had.
+
 Never raises for bad input: what cannot be read is a diagnostic.
 """
 
 from __future__ import annotations
 
+from message_ir.traces._logs import log_records
 from message_ir.traces._spans import Trace, TracedConversation, spans
 
-__all__ = ["Trace", "TracedConversation", "spans"]
+__all__ = ["Trace", "TracedConversation", "log_records", "spans"]

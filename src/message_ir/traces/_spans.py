@@ -58,10 +58,10 @@ def spans(source: bytes | str | object) -> Trace:
     value), span by span; never raises."""
     found: list[_Found] = []
     problems: list[Diagnostic] = []
-    for index, prefix, value in _requests(source, problems):
-        outer = _object(value)
+    for index, prefix, value in requests(source, problems):
+        outer = plain_object(value)
         wrapped = outer is not None and "resourceSpans" not in outer
-        request = _object(outer.get("data")) if outer is not None and wrapped else outer
+        request = plain_object(outer.get("data")) if outer is not None and wrapped else outer
         if request is None or _list(request.get("resourceSpans")) is None:
             problems.append(Diagnostic("BAD_FORMAT", index, prefix, "Expected an OTLP trace export (`resourceSpans`)"))
             continue
@@ -71,7 +71,7 @@ def spans(source: bytes | str | object) -> Trace:
     return Trace(tuple(entry.traced for entry in found), tuple(problems))
 
 
-def _object(value: object) -> dict[str, object] | None:
+def plain_object(value: object) -> dict[str, object] | None:
     """`value` when it is a JSON object (an exact `dict`: nothing of a caller's runs)."""
     return cast("dict[str, object]", value) if type(value) is dict else None
 
@@ -84,7 +84,7 @@ def _order(entry: _Found) -> tuple[bool, int, int]:
     return (entry.start is None, entry.start or 0, entry.order)
 
 
-def _requests(source: object, problems: list[Diagnostic]) -> Iterator[tuple[int | None, str, object]]:
+def requests(source: object, problems: list[Diagnostic]) -> Iterator[tuple[int | None, str, object]]:
     """Each export request: the whole value, or each line of JSON Lines."""
     if type(source) is not bytes and type(source) is not str:
         yield None, "$", source
@@ -106,30 +106,30 @@ def _requests(source: object, problems: list[Diagnostic]) -> Iterator[tuple[int 
 
 
 def _spans_of(request: dict[str, object], prefix: str) -> Iterator[tuple[str, dict[str, object]]]:
-    for number, resource in _objects(request.get("resourceSpans")):
-        for inner, scope in _objects(resource.get("scopeSpans")):
-            for position, span in _objects(scope.get("spans")):
+    for number, resource in objects(request.get("resourceSpans")):
+        for inner, scope in objects(resource.get("scopeSpans")):
+            for position, span in objects(scope.get("spans")):
                 yield f"{prefix}.resourceSpans[{number}].scopeSpans[{inner}].spans[{position}]", span
 
 
-def _objects(value: object) -> Iterator[tuple[int, dict[str, object]]]:
+def objects(value: object) -> Iterator[tuple[int, dict[str, object]]]:
     for index, item in enumerate(_list(value) or ()):
-        found = _object(item)
+        found = plain_object(item)
         if found is not None:
             yield index, found
 
 
 def _conversations(span: dict[str, object], path: str, order: int) -> list[_Found]:
     """The conversations of a span's attributes and of its events' attributes."""
-    trace, span_id, parent = (_text(span.get(key)) for key in ("traceId", "spanId", "parentSpanId"))
-    name = _text(span.get("name"))
+    trace, span_id, parent = (text(span.get(key)) for key in ("traceId", "spanId", "parentSpanId"))
+    name = text(span.get("name"))
     found: list[_Found] = []
     places: list[tuple[str, str, object, object]] = [("", path, span.get("attributes"), span.get("startTimeUnixNano"))]
-    for number, event in _objects(span.get("events")):
-        event_name = _text(event.get("name")) or "event"
+    for number, event in objects(span.get("events")):
+        event_name = text(event.get("name")) or "event"
         places.append((event_name, f"{path}.events[{number}]", event.get("attributes"), event.get("timeUnixNano")))
-    for event_name, place, attributes, time in places:
-        values = _attributes(attributes)
+    for event_name, place, listed, time in places:
+        values = attributes(listed)
         for declared in FORMATS.values():
             reader = declared.span_messages
             source = reader(values) if reader is not None and values else None
@@ -140,7 +140,7 @@ def _conversations(span: dict[str, object], path: str, order: int) -> list[_Foun
                 conversation, diagnostics, _ = declared.functions.load_checked(source)
             except FormatError as error:
                 conversation, diagnostics = None, error.diagnostics
-            start = _signed(time)
+            start = signed(time)
             traced = TracedConversation(
                 trace, span_id, parent, name, event_name, start, declared.name, conversation, diagnostics, place
             )
@@ -149,35 +149,35 @@ def _conversations(span: dict[str, object], path: str, order: int) -> list[_Foun
     return found
 
 
-def _text(value: object) -> str:
+def text(value: object) -> str:
     return value if type(value) is str else ""
 
 
-def _attributes(value: object) -> dict[str, object]:
+def attributes(value: object) -> dict[str, object]:
     """OTLP attributes (`[{"key", "value": AnyValue}]`) as a plain mapping."""
     found: dict[str, object] = {}
-    for _, item in _objects(value):
+    for _, item in objects(value):
         key = item.get("key")
         if type(key) is str:
-            found[key] = _any_value(item.get("value"))
+            found[key] = any_value(item.get("value"))
     return found
 
 
-def _any_value(value: object) -> object:
+def any_value(value: object) -> object:
     """An OTLP `AnyValue` as plain JSON (`None` for an empty or unknown one)."""
-    wrapper = _object(value)
+    wrapper = plain_object(value)
     if wrapper is None or len(wrapper) != 1:
         return None
     ((kind, inner),) = wrapper.items()
     if kind in ("stringValue", "boolValue", "doubleValue"):
         return inner
     if kind == "intValue":
-        return _signed(inner)
-    holder = _object(inner)
+        return signed(inner)
+    holder = plain_object(inner)
     if kind == "arrayValue" and holder is not None:
-        return [_any_value(item) for item in _list(holder.get("values")) or ()]
+        return [any_value(item) for item in _list(holder.get("values")) or ()]
     if kind == "kvlistValue" and holder is not None:
-        return _attributes(holder.get("values"))
+        return attributes(holder.get("values"))
     if kind == "bytesValue" and type(inner) is str:
         try:
             return base64.b64decode(inner, validate=True).hex()
@@ -186,7 +186,7 @@ def _any_value(value: object) -> object:
     return None
 
 
-def _signed(value: object) -> int | None:
+def signed(value: object) -> int | None:
     """An integer in OTLP/JSON: a number, or its decimal string (64-bit integers are strings)."""
     if type(value) is int:
         return value
