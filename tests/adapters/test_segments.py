@@ -1,9 +1,9 @@
-"""`check` of a tree log a segment at a time (`_segments`) says what `check` of the whole log
-says, and the Claude Code fast path is never more lenient than its careful path.
+"""`check` of a session log a segment at a time (`_segments`) says what `check` of the whole
+log says, and the Claude Code fast path is never more lenient than its careful path.
 
-The logs are the real Claude Code and pi logs of `../shared/real`, and mutations of them
-(lines dropped, repeated, swapped, cut short, IDs renamed): a segment size of one byte cuts
-at every place a segment may end, so every cut is exercised."""
+The logs are the real Claude Code, pi and Codex logs of `../shared/real`, and mutations of
+them (lines dropped, repeated, swapped, cut short, IDs renamed, record numbers changed): a
+segment size of one byte cuts at every place a segment may end, so every cut is exercised."""
 
 from __future__ import annotations
 
@@ -17,7 +17,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from message_ir import Diagnostic
-from message_ir.adapters import LogFile, _checks, _load_state, _segments, _tree, anthropic, claude_code, pi
+from message_ir.adapters import (
+    LogFile,
+    _checks,
+    _load_state,
+    _segments,
+    _tree,
+    anthropic,
+    claude_code,
+    codex,
+    detect,
+    openai_responses,
+    pi,
+)
 from message_ir.adapters._checks import Rules
 
 REAL = Path(__file__).resolve().parents[3] / "shared" / "real"
@@ -29,17 +41,28 @@ CLAUDE_CODE_LOGS = sorted(
     ]
 )
 PI_LOGS = sorted([*REAL.glob("pi/*.jsonl"), *REAL.glob("broken/*pi*.jsonl")])
-FORMATS: list[tuple[ModuleType, Rules]] = [(claude_code, anthropic.provider_rules), (pi, _checks.no_rules)]
+CODEX_LOGS = sorted(path for path in REAL.glob("**/*.jsonl") if detect(path.read_bytes()) == "codex")
+RULES: dict[str, Rules] = {
+    claude_code.NAME: anthropic.provider_rules,
+    pi.NAME: _checks.no_rules,
+    codex.NAME: openai_responses.provider_rules,
+}
+
+
+def module_of(path: Path) -> ModuleType:
+    return pi if path in PI_LOGS else codex if path in CODEX_LOGS else claude_code
 
 
 def whole_check(module: ModuleType, data: bytes, leaf: str | None = None) -> tuple[Diagnostic, ...]:
     """`check` as it was before segments: the whole log loaded, then checked."""
 
     def read(source: object, avoid: frozenset[str], trusted: bool) -> _load_state.LoadState:
-        state: _load_state.LoadState = module._read(source, avoid, trusted, leaf)
+        state: _load_state.LoadState = (
+            module._read(source, avoid, trusted, leaf) if leaf else module._read(source, avoid, trusted)
+        )
         return state
 
-    rules: Rules = anthropic.provider_rules if module is claude_code else _checks.no_rules
+    rules = RULES[module.NAME]
     return _checks.checked(
         module.NAME, data, lambda value: _load_state.read_source(module.NAME, value, read, lines=True), rules
     )
@@ -48,15 +71,15 @@ def whole_check(module: ModuleType, data: bytes, leaf: str | None = None) -> tup
 def segmented(
     module: ModuleType, data: bytes, size: int, *, fast: bool, leaf: str | None = None
 ) -> tuple[Diagnostic, ...]:
-    rules: Rules = anthropic.provider_rules if module is claude_code else _checks.no_rules
+    rules = RULES[module.NAME]
     clean: Callable[[bytes, frozenset[int] | None], int | None] | None = claude_code._clean if fast else None
     return _segments.check_segments(data, module._read, module._KEYS, rules, leaf, size, clean=clean)
 
 
-@pytest.mark.parametrize("path", CLAUDE_CODE_LOGS + PI_LOGS, ids=lambda path: path.name)
+@pytest.mark.parametrize("path", CLAUDE_CODE_LOGS + PI_LOGS + CODEX_LOGS, ids=lambda path: path.name)
 def test_every_real_log_checks_the_same_in_segments(path: Path) -> None:
     data = path.read_bytes()
-    module = pi if path in PI_LOGS else claude_code
+    module = module_of(path)
     expected = whole_check(module, data)
     for size in (1, 2_000, 10**9):
         assert segmented(module, data, size, fast=False) == expected
@@ -112,12 +135,12 @@ OPERATIONS = st.lists(
 )
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.sampled_from(CLAUDE_CODE_LOGS + PI_LOGS), OPERATIONS, st.sampled_from([1, 700]))
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(CLAUDE_CODE_LOGS + PI_LOGS + CODEX_LOGS), OPERATIONS, st.sampled_from([1, 700]))
 def test_a_mutated_log_checks_the_same_in_segments(
     path: Path, operations: list[tuple[int, int, int]], size: int
 ) -> None:
-    module = pi if path in PI_LOGS else claude_code
+    module = module_of(path)
     data = mutated(path.read_bytes().splitlines(), operations)
     expected = whole_check(module, data)
     assert segmented(module, data, size, fast=module is claude_code) == expected
@@ -275,3 +298,47 @@ def test_problems_anywhere_are_all_that_is_reported_in_line_order() -> None:
 def test_an_unreadable_log_file_is_an_os_error(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         claude_code.check(LogFile(tmp_path / "missing.jsonl"))
+
+
+def numbered(path: Path) -> list[bytes]:
+    """A real rollout as Codex's paginated layout writes it: every line's `ordinal` after its
+    `timestamp`, the session marked paginated."""
+    lines = []
+    for ordinal, raw in enumerate(path.read_bytes().splitlines()):
+        line = json.loads(raw)
+        entry = {"timestamp": line.get("timestamp"), "ordinal": ordinal}
+        entry.update((key, value) for key, value in line.items() if key != "timestamp")
+        payload = entry.get("payload")
+        if ordinal == 0 and isinstance(payload, dict):
+            payload["history_mode"] = "paginated"
+        lines.append(json.dumps(entry).encode())
+    return lines
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(CODEX_LOGS), st.lists(st.integers(0, 10**6), max_size=3), st.integers(0, 10**6))
+def test_record_numbers_are_checked_across_segments(path: Path, dropped: list[int], repeated: int) -> None:
+    """A gap in a paginated rollout's record numbers is found wherever it falls, a cut included:
+    each segment starts from the number the one before expects."""
+    lines = numbered(path)
+    for position in dropped:
+        if len(lines) > 1:
+            del lines[position % len(lines)]
+    lines.insert(repeated % len(lines), lines[repeated % len(lines)])
+    data = b"".join(line + b"\n" for line in lines)
+    expected = whole_check(codex, data)
+    assert segmented(codex, data, 1, fast=False) == expected
+    assert codex.check(data) == expected
+
+
+def test_a_codex_rollout_is_cut_before_the_assistant_answers_a_user() -> None:
+    path = next(path for path in CODEX_LOGS if "019e1625" in path.name)
+    data = path.read_bytes()
+    found = _segments.plan(data, codex._KEYS, None)
+    assert found.on is None  # a rollout is no tree
+    lines = [json.loads(line) for line in data.splitlines()]
+    for cut in found.cuts:  # each cut is an output item; the item before it on the log is an input
+        assert lines[cut]["payload"].get("role", "") != "user"
+        before = [line for line in lines[:cut] if line["type"] == "response_item"][-1]["payload"]
+        assert before.get("role") in ("user", "developer") or before["type"].endswith("_output")
+    assert len(found.cuts) > 3

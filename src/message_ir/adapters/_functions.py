@@ -18,6 +18,7 @@ from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._json import as_array, encode
 from message_ir.adapters._load_state import Origins, Reader, read_source
 from message_ir.adapters._log import encode_lines
+from message_ir.adapters._log_file import is_text
 from message_ir.adapters._writing import as_conversation
 
 Conversational = Conversation | tuple[Message, ...] | list[Message]
@@ -123,7 +124,8 @@ def format_functions(
 ) -> Functions[Written_co]:
     """`load`, `dump`, `dumps` and `check` of the format `name` (and `check_example`, with the
     `trainer`'s own diagnostics of a training example when the format has one); `own_check`
-    is a `check` of the format's own (a tree log's, a segment at a time)."""
+    is a `check` of the format's own for a log given as text or as a `LogFile` (a segment at
+    a time)."""
 
     def whole(source: object) -> tuple[Conversation, Origins]:
         return read_source(name, source, read, lines=json_lines)
@@ -143,7 +145,7 @@ def format_functions(
         return encode(written)
 
     def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
-        if own_check is not None:
+        if own_check is not None and is_text(source):
             return own_check(source)
         return checked(name, source, whole, rules)
 

@@ -133,6 +133,7 @@ class LoadState:
         self.container_meta: FrozenJsonObject | None = None
         self.body: dict[str, object] | None = None  # a request body's fields, when it was one
         self._pending: list[tuple[str, str, str, FrozenJsonObject | None]] = []
+        self.carried: object = None  # what a log's reader carries to its next segment (Codex: a record number)
 
     def at(self, index: int) -> None:
         """Start reading source record `index`."""

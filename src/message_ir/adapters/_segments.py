@@ -42,13 +42,13 @@ from message_ir.adapters._tree import Keys, OnBranch, heads
 SEGMENT_BYTES: Final = 4_000_000
 """About how many bytes of lines one segment holds (more while a call is open)."""
 
-SegmentReader = Callable[[object, frozenset[str], bool, "str | OnBranch | None"], LoadState]
-"""A tree log's pass over its source (see `_tree_functions.LeafReader`)."""
+SegmentReader = Callable[[object, frozenset[str], bool, OnBranch], LoadState]
+"""A log format's pass over one segment of its source, given what the first pass found."""
 
 Clean = Callable[[bytes, "frozenset[int] | None"], "int | None"]
 """A log format's fast path: for a segment (its lines, and those of them on the branch) that
 is surely clean, how many IR messages it holds (its careful check is skipped); `None` when it
-may not be clean."""
+may not be clean. Only for a format whose reader carries nothing between segments."""
 
 _LOW: Final = (1 << 64) - 1
 _MESSAGE: Final = 1
@@ -334,15 +334,17 @@ def _checked(
     problems: list[Diagnostic] = []
     parts: tuple[list[Diagnostic], ...] = ([], [], [], [])
     messages = 0
+    carried: object = None
     for segment in _segments(source, found, size):
         count = None if clean is None else clean(segment.data, segment.on)
         if count is not None:
             messages += count  # nothing to say; its messages counted for the next segments' texts
             continue
-        branch = OnBranch(segment.on)
+        branch = OnBranch(segment.on, carried)
         state = read(segment.data, frozenset(), True, branch)
         if state.collided:  # a rename met an ID the segment uses later: read again, as `load` does
             state = read(segment.data, frozenset(state.source_ids), True, branch)
+        carried = state.carried
         if state.problems:
             problems.extend(_moved(problem, segment.start, 0) for problem in state.problems)
             continue

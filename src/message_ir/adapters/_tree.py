@@ -196,12 +196,16 @@ class HeadBlock(msgspec.Struct):
 
 
 class HeadMessage(msgspec.Struct, rename={"tool_call_id": "toolCallId"}):
-    """What the tree needs of a line's message."""
+    """What the tree (and a segment's cut) needs of a line's message."""
 
     id: str | None = None
     role: str | None = None
     tool_call_id: str | None = None
     content: list[HeadBlock] | str | None = None
+    type: str | None = None
+    """An item's type (a Codex line's Responses item)."""
+    call_id: str | None = None
+    """The call an item makes or answers (a Codex line's Responses item)."""
 
 
 class Head(msgspec.Struct):
@@ -237,7 +241,12 @@ def loose_head(value: object, names: Mapping[str, str], payload: str) -> Head | 
             if block is not None
         ]
         head_message = HeadMessage(
-            _text(message.get("id")), _text(message.get("role")), _text(message.get("toolCallId")), blocks
+            _text(message.get("id")),
+            _text(message.get("role")),
+            _text(message.get("toolCallId")),
+            blocks,
+            _text(message.get("type")),
+            _text(message.get("call_id")),
         )
     sidechain = line.get(names.get("sidechain", "sidechain"))
     return Head(
@@ -397,9 +406,11 @@ def link_new_lines(
 
 class OnBranch(NamedTuple):
     """The lines of a branch found already (by `check`'s first pass over a whole log, for one
-    segment of it): `lines`, or `None` for a log that is no tree."""
+    segment of it): `lines`, or `None` for a log that is no tree; and what the format's reader
+    carried over from the segment before (`LoadState.carried`)."""
 
     lines: frozenset[int] | None
+    carried: object = None
 
 
 def branch_lines(

@@ -11,7 +11,9 @@ messages are its `response_item` records in file order.
 items stay with the item after them, `call_id` at most 64 characters); diagnostics name the
 0-based line and a path into it, such as `$[41].payload.call_id`. Codex's redacted logs
 whose `arguments` are not JSON load (the text is kept and written back) and `check`
-reports `BAD_TOOL_ARGUMENTS`. A result that `repair` made is written as Codex writes one:
+reports `BAD_TOOL_ARGUMENTS`. `check` of a rollout given as text or as a `LogFile` reads
+it a segment at a time (a segment ends before an output item that follows an input item), so
+a long rollout is never held whole. A result that `repair` made is written as Codex writes one:
 a `response_item` line with a `function_call_output` (or `custom_tool_call_output`).
 """
 
@@ -21,23 +23,28 @@ from collections.abc import Iterator
 from typing import Final
 
 import message_ir as ir
-from message_ir.adapters import _json, _log, _records, _writing, openai_responses
+from message_ir.adapters import _json, _log, _records, _tree, _writing, openai_responses
 from message_ir.adapters._conversation import Conversation, Instruction
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, log_words
 from message_ir.adapters._json import as_object
 from message_ir.adapters._load_state import LoadState
+from message_ir.adapters._segments import check_segments
 from message_ir.adapters._usage import Call, text, tokens
 
 NAME: Final = "codex"
 _PAYLOAD: Final = "payload"
 
 
-def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
+def _read(source: object, avoid: frozenset[str], trusted: bool, segment: _tree.OnBranch | None = None) -> LoadState:
+    """A pass over a rollout, or over one segment of it (`segment`: what `check`'s first pass
+    found, and the record number the segment before expects next)."""
     state, values = _log.reading(NAME, source, avoid, trusted)
     kept: list[object] = []
     run = openai_responses.Run()
     records = _Records()
+    if segment is not None and type(segment.carried) is int:
+        records.expected = segment.carried
     for number, path, value, line in _log.readable_lines(state, values):
         if line is not None:
             records.check(state, number, path, line)
@@ -49,7 +56,36 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
         openai_responses.read_item(state, run, item, path + ".payload", tag)
     run.close(state)
     state.container_meta = _log.kept_meta(state, kept)
+    state.carried = records.expected
     return state
+
+
+# --- where a segment of `check` may end -----------------------------------------------------
+
+_OUTPUTS: Final = ("function_call_output", "custom_tool_call_output")
+
+
+def _facts(head: _tree.Head) -> _tree.Facts:
+    """A `response_item` line's item: whether it is an output (the assistant's side), the call
+    it makes or answers."""
+    item = head.message if head.type == "response_item" else None
+    if item is None:
+        return _tree.Facts(False)
+    kind = item.type or ("message" if item.role is not None else None)
+    call = () if item.call_id is None else (item.call_id,)
+    if kind == "message":
+        return _tree.Facts(True, assistant=item.role == "assistant")
+    if kind in _OUTPUTS:
+        return _tree.Facts(True, answers=call)
+    return _tree.Facts(True, calls=call if kind in ("function_call", "custom_tool_call") else (), assistant=True)
+
+
+_NAMES: Final = {"uid": "message-ir:uid", "parent": "message-ir:parent", "message": _PAYLOAD}  # no tree
+_KEYS: Final = _tree.Keys(_NAMES, _PAYLOAD, _json.renamed_decoder(_tree.Head, _NAMES), _facts)
+
+
+def _check(source: object) -> tuple[ir.Diagnostic, ...]:
+    return check_segments(source, _read, _KEYS, openai_responses.provider_rules, None)
 
 
 def _usage(source: object) -> Iterator[Call]:
@@ -155,7 +191,9 @@ _WORDS: Final = log_words(
     "a Codex rollout",
     "Every problem the Responses API would refuse on resuming this rollout, and the IR's own",
 )
-_FUNCTIONS: Final = format_functions(NAME, _read, _dump, openai_responses.provider_rules, _WORDS, json_lines=True)
+_FUNCTIONS: Final = format_functions(
+    NAME, _read, _dump, openai_responses.provider_rules, _WORDS, json_lines=True, own_check=_check
+)
 
 
 FORMAT: Final = Format(
