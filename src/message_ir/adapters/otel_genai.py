@@ -71,6 +71,9 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
     entries: list[tuple[str, object, bool]] = []  # (path, message, is output)
     listed = as_array(source)
     attributes = as_object(source)
+    first = as_object(listed[0]) if listed else None
+    if first is not None and "raw_otel_json" in first and "role" not in first:
+        raise FormatError(NAME, (ir.Diagnostic("BAD_FORMAT", None, "$", _LOG_RECORDS),))
     if listed is not None:
         state.container_meta = freeze_info({NAME: {"form": "list"}})
         entries = [(f"$[{number}]", value, False) for number, value in enumerate(listed)]
@@ -94,6 +97,12 @@ def _read(source: object, avoid: frozenset[str], trusted: bool) -> LoadState:
     return state
 
 
+_LOG_RECORDS: Final = (
+    "Expected GenAI messages, got OTLP log records: the messages are their events' bodies"
+    " (`message_ir.traces.log_records` reads them span by span)"
+)
+
+
 def _not_ours(attributes: dict[str, object] | None) -> str:
     """Why a value is not GenAI messages, naming what it is when it is a kin of them."""
     keys = list(attributes or ())
@@ -107,11 +116,13 @@ def _not_ours(attributes: dict[str, object] | None) -> str:
             "Expected GenAI messages, got a Langfuse trace export: each observation's `input` and `output`"
             " hold the messages, in the shape the emitter wrote"
         )
-    if "resourceSpans" in keys or "resourceLogs" in keys:
+    if "resourceSpans" in keys:
         return (
             "Expected GenAI messages, got an OTLP export: the messages are in its spans' or events' attributes"
             " (`message_ir.traces.spans` reads them span by span)"
         )
+    if "resourceLogs" in keys:
+        return _LOG_RECORDS
     return f"Expected a GenAI message array, or attributes with `{INPUT}` or `{OUTPUT}`"
 
 
