@@ -341,3 +341,56 @@ def test_an_approval_the_user_denied_is_an_error_result_and_one_granted_awaits_i
         "MISSING_TOOL_RESULT: Tool call 'd' has no result after it - at `$[0].parts[1]`"
     ]
     assert vercel_ai.dump(conversation) == ui
+
+
+V4_UI = [
+    {"id": "u", "role": "user", "content": "Weather in Lyon and Paris?"},
+    {
+        "id": "a",
+        "role": "assistant",
+        "content": "",
+        "toolInvocations": [
+            {"state": "result", "step": 0, "toolCallId": "c1", "toolName": "weather", "args": {"city": "Lyon"},
+             "result": {"celsius": 18}},
+            {"state": "call", "step": 0, "toolCallId": "c2", "toolName": "weather", "args": {"city": "Paris"}},
+        ],
+    },
+]  # fmt: skip
+
+
+def test_v4_tool_invocations_are_calls_with_their_results() -> None:
+    """AI SDK 4's UI messages: `content` text beside `toolInvocations` (`partial-call`,
+    `call`, `result`); the SDK sends none without its result."""
+    conversation = vercel_ai.load(V4_UI)
+    assert vercel_ai.dump(conversation) == V4_UI
+    assert [note.message for note in conversation.notes] == ["Read as Vercel AI SDK the v4 form (`args` / `result`)"]
+    assistant, result = conversation.messages[1:]
+    assert type(assistant) is AssistantMessage
+    assert [(block.id, block.arguments.thaw()) for block in assistant.content if type(block) is ToolCall] == [
+        ("c1", {"city": "Lyon"}),
+        ("c2", {"city": "Paris"}),
+    ]
+    assert (type(result), result.content) == (ToolResultMessage, '{"celsius":18}')
+    assert [str(diagnostic) for diagnostic in vercel_ai.check(V4_UI)] == [
+        "MISSING_TOOL_RESULT: Tool call 'c2' has no result after it - at `$[1].toolInvocations[1]`"
+    ]
+    fixed = repair_transcript(conversation.messages).messages
+    written = vercel_ai.dump(msgspec.structs.replace(conversation, messages=fixed))
+    assert type(written) is list
+    assert written[1]["toolInvocations"][1] == {
+        "state": "result",
+        "step": 0,
+        "toolCallId": "c2",
+        "toolName": "weather",
+        "args": {"city": "Paris"},
+        "result": "Tool call was interrupted before it returned a result.",
+    }
+    assert vercel_ai.check(written) == ()
+
+
+def test_a_v4_invocation_that_is_not_one_is_a_problem() -> None:
+    record = {"id": "a", "role": "assistant", "content": "", "toolInvocations": [{"state": "done"}]}
+    assert [str(diagnostic) for diagnostic in vercel_ai.check([record])] == [
+        "BAD_FORMAT: Expected a tool invocation with a `state` (partial-call, call, result)"
+        " - at `$[0].toolInvocations[0]`"
+    ]

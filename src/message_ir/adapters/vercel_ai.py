@@ -19,7 +19,11 @@ How each message maps:
   result still says the same.
 
 Which form a source is in — `ModelMessage` (v5 and later: `input` / `output`), v4
-(`args` / `result`) or `UIMessage` — is said by a `SOURCE_FORM` note.
+(`args` / `result`) or `UIMessage` — is said by a `SOURCE_FORM` note. v4's own UI messages
+hold their calls in `toolInvocations`, beside the `content` text: each invocation is a call
+(`args`), followed, once its `state` is `result`, by its result (`result`: a string as it is,
+else its JSON text). A result `repair` adds goes back into its invocation (v4 has no error
+flag there: an error's text is the result).
 
 UIMessages (what `useChat` keeps: `id`, `role`, `parts`) are read as the SDK's
 `convertToModelMessages` sends them. A system message's text parts, joined, are an
@@ -174,8 +178,50 @@ def _assistant(state: LoadState, record: dict[str, object], path: str, forms: se
                 return
             blocks.append(block)
             paths.append(part_path)
+    invocations = as_array(record.get("toolInvocations"))
+    answered: list[tuple[int, dict[str, object], str, str]] = []
+    if invocations is not None:  # v4's UI message: its calls, and their results, beside `content`
+        forms.add("v4")
+        message_index = len(state.messages)
+        for number, item in enumerate(invocations):
+            invocation_path = f"{path}.toolInvocations[{number}]"
+            call = _invocation_call(state, message_index, item, invocation_path)
+            if call is None:
+                return
+            blocks.append(call)
+            paths.append(invocation_path)
+            invocation = as_object(item) or {}
+            if invocation.get("state") == "result":
+                answered.append((number, invocation, str(invocation["toolCallId"]), call.name))
     message = ir.AssistantMessage(id=state.message_id(), content=tuple(blocks), meta_json=_meta(info))
     state.add(message, path, paths)
+    for result_part, (number, invocation, call_id, name) in enumerate(answered, start=1):
+        result = invocation.get("result")
+        text = result if type(result) is str else encode(result).decode()
+        invocation_path = f"{path}.toolInvocations[{number}]"
+        ir_call, tool_name = state.result_call(len(state.messages), call_id, name, invocation_path)
+        written = state.result(ir_call, tool_name, text, False, _meta({}), result_part)
+        state.add(written, invocation_path)
+
+
+def _invocation_call(state: LoadState, message_index: int, item: object, path: str) -> ir.ToolCall | None:
+    """The call of one of v4's `toolInvocations` (`partial-call`, `call` or `result`: the SDK
+    sends none without its result); `None` after a problem."""
+    invocation = as_object(item)
+    if invocation is None or invocation.get("state") not in ("partial-call", "call", "result"):
+        state.problem(path, "Expected a tool invocation with a `state` (partial-call, call, result)")
+        return None
+    call_id, name = invocation.get("toolCallId"), invocation.get("toolName")
+    if type(call_id) is not str or not call_id:
+        state.problem(path + ".toolCallId", "Expected a non-empty `str`")
+        return None
+    if type(name) is not str or not name:
+        state.problem(path + ".toolName", "Expected a non-empty `str`")
+        return None
+    info: _records.Info = {"invocation": invocation}
+    parsed = object_arguments(state, message_index, invocation, "args", path + ".args", info)
+    ir_id = ir_call_id(state, message_index, call_id, name, path + ".toolCallId", info)
+    return ir.ToolCall(id=ir_id, name=name, arguments_json=object_raw(parsed), meta_json=_meta(info))
 
 
 def _assistant_part(
@@ -481,8 +527,9 @@ def _dump_ui(conversation: Conversation) -> object:
                     if type(block) is ir.ToolCall:
                         calls.setdefault(block.id, []).append(written)
         elif type(message) is ir.ToolResultMessage:
-            waiting = calls.get(message.tool_call_id)
-            part = waiting.pop(0) if waiting else None
+            waiting = calls.get(message.tool_call_id) or []
+            holding = [number for number, each in enumerate(waiting) if _answered(each)]  # a result read from it
+            part = waiting.pop(holding[0] if holding else 0) if waiting else None
             if part is None:  # no tool part to hold it: one of its own
                 part = {"type": "dynamic-tool", "toolName": message.tool_name, "toolCallId": message.tool_call_id}
                 part.update({"state": "input-available", "input": {}})
@@ -567,6 +614,7 @@ def _dump(conversation: Conversation) -> object:
     records: list[object] = []
     open_tool: tuple[_records.Info, list[object]] | None = None
     restore: dict[str, str] = {}
+    invoked: dict[str, list[dict[str, object]]] = {}  # IR call ID -> its v4 invocations not answered yet
 
     def close() -> None:
         nonlocal open_tool
@@ -579,6 +627,10 @@ def _dump(conversation: Conversation) -> object:
     def render(message: ir.Message) -> None:
         nonlocal open_tool
         info = _records.format_info(message.meta_json, NAME)
+        waiting = invoked.get(message.tool_call_id) if type(message) is ir.ToolResultMessage else None
+        if type(message) is ir.ToolResultMessage and waiting:  # a v4 invocation's: back into it
+            _invocation_result(waiting.pop(0), message)
+            return
         if type(message) is ir.ToolResultMessage:
             if info.get("first") is True or open_tool is None:
                 close()
@@ -589,7 +641,7 @@ def _dump(conversation: Conversation) -> object:
         if type(message) is ir.UserMessage:
             records.append(_written_user(message, info))
         elif type(message) is ir.AssistantMessage:
-            records.append(_written_assistant(message, info, restore))
+            records.append(_written_assistant(message, info, restore, invoked))
 
     def instruction(entry: Instruction) -> None:
         if entry in body_system:
@@ -602,6 +654,10 @@ def _dump(conversation: Conversation) -> object:
     body_system = [entry for entry in conversation.instructions if own and entry.path == "$.system"]
     _writing.interleave(conversation, render, instruction)
     close()
+    for invocation in (invocation for waiting in invoked.values() for invocation in waiting):
+        if invocation.get("state") == "result":  # its result is gone
+            invocation["state"] = "call"
+            invocation.pop("result", None)
     others: dict[str, object] = {"system": body_system[0].text} if body_system else {}
     return _writing.container(conversation, NAME, "messages", records, others)
 
@@ -624,12 +680,35 @@ def _load_state_texts(parts: list[object]) -> list[str]:
     ]
 
 
-def _written_assistant(message: ir.AssistantMessage, info: _records.Info, restore: dict[str, str]) -> dict[str, object]:
-    only = message.content[0] if len(message.content) == 1 else None
-    if info.get("string") is True and type(only) is ir.TextBlock and not only.meta_json:
-        return _records.build_record(info, _MESSAGE_KEYS, {"role": "assistant", "content": only.text})
-    parts: list[object] = []
+def _written_assistant(
+    message: ir.AssistantMessage,
+    info: _records.Info,
+    restore: dict[str, str],
+    invoked: dict[str, list[dict[str, object]]],
+) -> dict[str, object]:
+    """An assistant `ModelMessage` (or v4 UI message: its invocations' calls back in
+    `toolInvocations`, each put on `invoked` for its result)."""
+    blocks: list[ir.AssistantBlock] = []
+    invocations: list[object] = []
     for block in message.content:
+        call_info = _records.format_info(block.meta_json, NAME) if type(block) is ir.ToolCall else {}
+        kept = as_object(call_info.get("invocation"))
+        if kept is None or type(block) is not ir.ToolCall:
+            blocks.append(block)
+            continue
+        invocation = dict(kept)
+        invocation["toolCallId"] = _writing.written_call_id(call_info, block.id, restore)
+        invocation["toolName"] = block.name
+        written_arguments(call_info, "args", block, invocation)
+        invocations.append(invocation)
+        invoked.setdefault(block.id, []).append(invocation)
+    had = "toolInvocations" in (as_object(info.get("extra")) or {})
+    extra: dict[str, object] = {"toolInvocations": invocations} if invocations or had else {}
+    only = blocks[0] if len(blocks) == 1 else None
+    if info.get("string") is True and type(only) is ir.TextBlock and not only.meta_json:
+        return _records.build_record(info, _MESSAGE_KEYS, {"role": "assistant", "content": only.text, **extra})
+    parts: list[object] = []
+    for block in blocks:
         if type(block) is ir.TextBlock:
             block_info = _records.format_info(block.meta_json, NAME)
             parts.append(_records.build_record(block_info, _TEXT_KEYS, {"type": "text", "text": block.text}))
@@ -646,7 +725,16 @@ def _written_assistant(message: ir.AssistantMessage, info: _records.Info, restor
             }
             written_arguments(call_info, "args" if v4 else "input", block, values)
             parts.append(_records.build_record(call_info, _V4_CALL_KEYS if v4 else _CALL_KEYS, values))
-    return _records.build_record(info, _MESSAGE_KEYS, {"role": "assistant", "content": parts})
+    return _records.build_record(info, _MESSAGE_KEYS, {"role": "assistant", "content": parts, **extra})
+
+
+def _invocation_result(invocation: dict[str, object], result: ir.ToolResultMessage) -> None:
+    """Put a result into its v4 invocation (`state: "result"`), unless it says it already."""
+    if invocation.get("state") == "result" and not result.is_error:
+        kept = invocation.get("result")
+        if (kept if type(kept) is str else encode(kept).decode()) == result.content:
+            return
+    invocation["state"], invocation["result"] = "result", result.content
 
 
 def _written_result(message: ir.ToolResultMessage, info: _records.Info, restore: dict[str, str]) -> dict[str, object]:
