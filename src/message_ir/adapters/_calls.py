@@ -124,15 +124,17 @@ def arguments_from_text(
     return parsed, text
 
 
-def id_and_name(state: LoadState, record: dict[str, object], path: str, id_key: str = "id") -> tuple[str, str] | None:
-    """A call record's ID (under `id_key`) and `name`, each a non-empty string; `None` after
-    a problem."""
-    call_id, name = record.get(id_key), record.get("name")
+def id_and_name(
+    state: LoadState, record: dict[str, object], path: str, id_key: str = "id", name_key: str = "name"
+) -> tuple[str, str] | None:
+    """A call record's ID (under `id_key`) and tool name (under `name_key`), each a non-empty
+    string; `None` after a problem."""
+    call_id, name = record.get(id_key), record.get(name_key)
     if type(call_id) is not str or not call_id:
         state.problem(f"{path}.{id_key}", "Expected a non-empty `str`")
         return None
     if type(name) is not str or not name:
-        state.problem(path + ".name", "Expected a non-empty `str`")
+        state.problem(f"{path}.{name_key}", "Expected a non-empty `str`")
         return None
     return call_id, name
 

@@ -39,7 +39,7 @@ import msgspec
 import message_ir as ir
 from message_ir.adapters import _checks, _json, _load_state, _records, _tools, _writing
 from message_ir.adapters._build import meta_raw, object_raw
-from message_ir.adapters._calls import ir_call_id, object_arguments, written_arguments
+from message_ir.adapters._calls import id_and_name, ir_call_id, object_arguments, written_arguments
 from message_ir.adapters._conversation import Conversation, FormatError
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, provider_words
@@ -261,13 +261,10 @@ def _assistant(state: LoadState, record: dict[str, object], path: str) -> None:
 
 
 def _call(state: LoadState, message_index: int, use: dict[str, object], path: str) -> ir.ToolCall | None:
-    call_id, name = use.get("toolUseId"), use.get("name")
-    if type(call_id) is not str or not call_id:
-        state.problem(path + ".toolUseId", "Expected a non-empty `str`")
+    found = id_and_name(state, use, path, "toolUseId")
+    if found is None:
         return None
-    if type(name) is not str or not name:
-        state.problem(path + ".name", "Expected a non-empty `str`")
-        return None
+    call_id, name = found
     info = _records.split_record(use, _USE_KEYS, _USE_KEYS)
     parsed = object_arguments(state, message_index, use, "input", path + ".input", info)
     ir_id = ir_call_id(state, message_index, call_id, name, path + ".toolUseId", info)

@@ -60,7 +60,7 @@ import msgspec
 import message_ir as ir
 from message_ir.adapters import _checks, _json, _load_state, _records, _writing
 from message_ir.adapters._build import meta_raw, object_raw
-from message_ir.adapters._calls import ir_call_id, object_arguments, written_arguments
+from message_ir.adapters._calls import id_and_name, ir_call_id, object_arguments, written_arguments
 from message_ir.adapters._conversation import Conversation, Instruction, Note
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, provider_words
@@ -211,13 +211,10 @@ def _invocation_call(state: LoadState, message_index: int, item: object, path: s
     if invocation is None or invocation.get("state") not in ("partial-call", "call", "result"):
         state.problem(path, "Expected a tool invocation with a `state` (partial-call, call, result)")
         return None
-    call_id, name = invocation.get("toolCallId"), invocation.get("toolName")
-    if type(call_id) is not str or not call_id:
-        state.problem(path + ".toolCallId", "Expected a non-empty `str`")
+    found = id_and_name(state, invocation, path, "toolCallId", "toolName")
+    if found is None:
         return None
-    if type(name) is not str or not name:
-        state.problem(path + ".toolName", "Expected a non-empty `str`")
-        return None
+    call_id, name = found
     info: _records.Info = {"invocation": invocation}
     parsed = object_arguments(state, message_index, invocation, "args", path + ".args", info)
     ir_id = ir_call_id(state, message_index, call_id, name, path + ".toolCallId", info)
@@ -234,13 +231,10 @@ def _assistant_part(
         return ir.TextBlock(text=text, meta_json=_meta(_records.split_record(part, _TEXT_KEYS, _TEXT_KEYS)))
     if part_type != "tool-call" or part.get("providerExecuted") is True:  # the provider ran it: kept
         return ir.OpaqueBlock(format=NAME, kind=part_type, data_json=object_raw(part))
-    call_id, name = part.get("toolCallId"), part.get("toolName")
-    if type(call_id) is not str or not call_id:
-        state.problem(path + ".toolCallId", "Expected a non-empty `str`")
+    found = id_and_name(state, part, path, "toolCallId", "toolName")
+    if found is None:
         return None
-    if type(name) is not str or not name:
-        state.problem(path + ".toolName", "Expected a non-empty `str`")
-        return None
+    call_id, name = found
     key = "args" if "args" in part and "input" not in part else "input"
     if key == "args":
         forms.add("v4")
@@ -271,13 +265,10 @@ def _tool(state: LoadState, record: dict[str, object], path: str, forms: set[str
         if part is None or part.get("type") != "tool-result":
             state.problem(part_path, "Expected a `tool-result` part")
             return
-        call_id, name = part.get("toolCallId"), part.get("toolName")
-        if type(call_id) is not str or not call_id:
-            state.problem(part_path + ".toolCallId", "Expected a non-empty `str`")
+        found = id_and_name(state, part, part_path, "toolCallId", "toolName")
+        if found is None:
             return
-        if type(name) is not str or not name:
-            state.problem(part_path + ".toolName", "Expected a non-empty `str`")
-            return
+        call_id, name = found
         said = _said(state, part, part_path, forms)
         if said is None:
             return

@@ -9,12 +9,13 @@ from typing import Final, NamedTuple
 import msgspec
 
 from message_ir import Diagnostic
-from message_ir.adapters import FORMATS, Conversation, FormatError
+from message_ir.adapters import FORMATS
 from message_ir.traces._spans import (
     Trace,
     TracedConversation,
     any_value,
     attributes,
+    loaded,
     objects,
     plain_object,
     requests,
@@ -156,11 +157,7 @@ def _traced(
         source = None if reader is None else reader(events)
         if source is None:
             continue
-        conversation: Conversation | None
-        try:
-            conversation, diagnostics, _ = declared.functions.load_checked(source)
-        except FormatError as error:
-            conversation, diagnostics = None, error.diagnostics
+        conversation, diagnostics = loaded(declared, source)
         return TracedConversation(
             trace, span, "", "", event, first.time, declared.name, conversation, diagnostics, first.path
         )

@@ -11,7 +11,7 @@ from typing import NamedTuple, cast
 import msgspec
 
 from message_ir import Diagnostic
-from message_ir.adapters import FORMATS, Conversation, FormatError
+from message_ir.adapters import FORMATS, Conversation, Format, FormatError
 
 _decode = msgspec.json.Decoder(object).decode
 
@@ -135,11 +135,7 @@ def _conversations(span: dict[str, object], path: str, order: int) -> list[_Foun
             source = reader(values) if reader is not None and values else None
             if source is None:
                 continue
-            conversation: Conversation | None
-            try:
-                conversation, diagnostics, _ = declared.functions.load_checked(source)
-            except FormatError as error:
-                conversation, diagnostics = None, error.diagnostics
+            conversation, diagnostics = loaded(declared, source)
             start = signed(time)
             traced = TracedConversation(
                 trace, span_id, parent, name, event_name, start, declared.name, conversation, diagnostics, place
@@ -147,6 +143,16 @@ def _conversations(span: dict[str, object], path: str, order: int) -> list[_Foun
             found.append(_Found(start, order + len(found), traced))
             break
     return found
+
+
+def loaded(declared: Format, source: object) -> tuple[Conversation | None, tuple[Diagnostic, ...]]:
+    """What a format's `load` makes of the messages a span or its events gave (`None` when it
+    refuses them) and what its `check` says (or its refusal's diagnostics)."""
+    try:
+        conversation, diagnostics, _ = declared.functions.load_checked(source)
+    except FormatError as error:
+        return None, error.diagnostics
+    return conversation, diagnostics
 
 
 def text(value: object) -> str:
