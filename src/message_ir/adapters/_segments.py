@@ -54,8 +54,7 @@ _LOW: Final = (1 << 64) - 1
 _MESSAGE: Final = 1
 _ASSISTANT: Final = 2
 _SIDECHAIN: Final = 4
-_BOUNDARY: Final = 8
-_NODE: Final = 16
+_NODE: Final = 8
 _ROOT: Final = -1  # a parent link: none
 _MISSING: Final = -2  # a parent no line has
 _NO_NODE: Final = -3  # a line without an ID of its own
@@ -116,8 +115,7 @@ def plan(source: object, keys: Keys, leaf: str | None) -> Plan:
             (_MESSAGE if facts.message else 0)
             | (_ASSISTANT if facts.assistant else 0)
             | (_SIDECHAIN if head.sidechain is True else 0)
-            | (_BOUNDARY if facts.boundary else 0)
-        )
+        )  # a compaction boundary needs no flag: it has no parent, so the walk ends there
         lines.message_lines += facts.message
         parent = _NO_NODE
         if head.uid is not None:
