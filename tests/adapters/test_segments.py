@@ -8,6 +8,7 @@ segment size of one byte cuts at every place a segment may end, so every cut is 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -105,7 +106,8 @@ def test_the_real_logs_are_cut_into_several_segments() -> None:
 
 def mutated(lines: list[bytes], operations: list[tuple[int, int, int]]) -> bytes:
     """`lines` changed by each `(kind, i, j)`: a line dropped, repeated, swapped, cut short,
-    given a reused ID's rename (`~2`), or its type changed."""
+    given a reused ID's rename (`~2`), its type changed, a parent link broken, or every call
+    ID numbered afresh (IDs used again and again)."""
     lines = list(lines)
     for kind, first, second in operations:
         if not lines:
@@ -123,15 +125,32 @@ def mutated(lines: list[bytes], operations: list[tuple[int, int, int]]) -> bytes
             lines[i] = lines[i].replace(b'"toolu_', b'"toolu_x~2', 1).replace(b'"call_', b'"call_x~2', 1)
         elif kind == 5:
             lines[i] = lines[i].replace(b'"type":"user"', b'"type":"assistant"', 1)
-        else:
+        elif kind == 6:
             lines[i] = (
                 lines[i].replace(b'"parentUuid":"', b'"parentUuid":"x', 1).replace(b'"parentId":"', b'"parentId":"x', 1)
             )
+        else:
+            lines = numbered_afresh(lines, second % 3 + 1)
     return b"".join(line + b"\n" for line in lines)
 
 
+_CALL_ID = re.compile(rb'"((?:toolu|call)_[A-Za-z0-9_-]+)"')
+
+
+def numbered_afresh(lines: list[bytes], count: int) -> list[bytes]:
+    """The lines with every call ID replaced by one of `count` (`toolu_0`, ...), in the order
+    they first appear: IDs used again and again, as a harness that numbers calls each turn."""
+    names: dict[bytes, bytes] = {}
+
+    def renamed(found: re.Match[bytes]) -> bytes:
+        name = names.setdefault(found.group(1), b"toolu_%d" % (len(names) % count))
+        return b'"' + name + b'"'
+
+    return [_CALL_ID.sub(renamed, line) for line in lines]
+
+
 OPERATIONS = st.lists(
-    st.tuples(st.integers(0, 6), st.integers(0, 10**6), st.integers(0, 10**6)), min_size=1, max_size=5
+    st.tuples(st.integers(0, 7), st.integers(0, 10**6), st.integers(0, 10**6)), min_size=1, max_size=5
 )
 
 

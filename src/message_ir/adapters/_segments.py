@@ -15,10 +15,14 @@ in `meta`): about four times the log's size. A log of gigabytes cannot be checke
 A segment ends only where checking it alone says what checking the whole log says: before an
 assistant's message line on the branch that follows a user's or a result's (a new turn: the
 order of results, their adjacency and the turns' counts depend on nothing before it), and
-where no ID is used on both sides: a call and every result naming it, the lines of one API
-message, and a reused call ID with every name a rename could give it (`id~2`: IDs are
-compared without what follows a `~`) are in one segment. A segment grows past
-`SEGMENT_BYTES` only while such an ID is open.
+where no use of a call ID is on both sides (a call and every result naming it until the ID
+is called again; a result and the call that comes after it) nor any API message (its lines).
+A segment grows past `SEGMENT_BYTES` only while a call is open. A call ID used again in a
+later segment is renamed there as a whole load renames it: the reader's state of the reused
+IDs goes on from segment to segment (`Renames`), and the source IDs that hold a `~` are
+avoided by every rename from the start (as a whole load avoids them once a rename meets one:
+the same names). Such a log takes no fast path (a skipped segment would not carry its
+renames).
 
 Held for the whole log: a byte of flags and a parent link per line, and in the first pass a
 digest per line ID and per call or message ID (128 bits from two of Python's keyed string
@@ -37,7 +41,7 @@ from message_ir.adapters._checks import Rules, found_parts, unreadable
 from message_ir.adapters._conversation import FormatError
 from message_ir.adapters._load_state import LoadState
 from message_ir.adapters._log_file import text_lines
-from message_ir.adapters._tree import Keys, OnBranch, heads
+from message_ir.adapters._tree import Keys, OnBranch, Renames, heads
 
 SEGMENT_BYTES: Final = 4_000_000
 """About how many bytes of lines one segment holds (more while a call is open)."""
@@ -65,12 +69,6 @@ def _digest(text: str) -> int:
     return (hash(text) << 64) ^ (hash(text[::-1]) & _LOW)
 
 
-def _call_key(call_id: str) -> int:
-    """The digest of a call ID without what follows a `~`: a reused ID and every name a rename
-    could give it (`id~2`) share one key, so they fall in one segment."""
-    return _digest(call_id.partition("~")[0])
-
-
 class Plan(NamedTuple):
     """What the first pass found."""
 
@@ -78,6 +76,12 @@ class Plan(NamedTuple):
     """Per line, 1 when it is on the branch; `None` for a log that is no tree (every line)."""
     cuts: array[int]
     """The lines a segment may start at, in order."""
+    reused: frozenset[int]
+    """The digests of the call IDs used by more than one call: their state goes from one
+    segment to the next."""
+    avoid: frozenset[str]
+    """The call IDs that hold a `~`, which no rename may give (as `load` avoids them when a
+    rename meets one)."""
 
 
 class _Lines:
@@ -91,7 +95,7 @@ class _Lines:
         self.groups: dict[int, int] = {}  # line -> its API message's digest
         self.calls: dict[int, tuple[int, ...]] = {}  # line -> its calls' digests
         self.answers: dict[int, tuple[int, ...]] = {}  # line -> the digests of the calls it answers
-        self.renamed: dict[int, tuple[int, ...]] = {}  # line -> its call keys, when an ID holds a `~`
+        self.tildes: dict[int, tuple[str, ...]] = {}  # line -> its call IDs that hold a `~` (as renames do)
         self.keeps: dict[int, int] = {}  # pi's compaction line -> the digest of the first entry it keeps
         self.message_lines = 0
         self.message_nodes = 0
@@ -146,8 +150,8 @@ def plan(source: object, keys: Keys, leaf: str | None) -> Plan:
             lines.calls[number] = tuple(map(_digest, facts.calls))
         if facts.answers:
             lines.answers[number] = tuple(map(_digest, facts.answers))
-        if any("~" in each for each in (*facts.calls, *facts.answers)):
-            lines.renamed[number] = tuple(map(_call_key, (*facts.calls, *facts.answers)))
+        if any("~" in each for each in facts.calls):
+            lines.tildes[number] = tuple(each for each in facts.calls if "~" in each)
         flags.append(flag)
         parents.append(parent)
     for parent_id, children in lines.pending.items():
@@ -164,7 +168,8 @@ def plan(source: object, keys: Keys, leaf: str | None) -> Plan:
     tree = lines.message_lines > 0 and lines.message_nodes == lines.message_lines and lines.linked
     on = _walk(lines, leaf_line) if tree else None
     lines.first = {}
-    return Plan(on, _cuts(lines, on))
+    cuts, reused, avoid = _cuts(lines, on)
+    return Plan(on, cuts, reused, avoid)
 
 
 def _walk(lines: _Lines, leaf: int | None) -> bytearray:
@@ -229,21 +234,38 @@ def _complete_turns(lines: _Lines, on: bytearray, sidechain: bool) -> None:
                 changed = True
 
 
-def _cuts(lines: _Lines, on: bytearray | None) -> array[int]:
-    """The lines a segment may start at (see the module docstring)."""
+def _cuts(lines: _Lines, on: bytearray | None) -> tuple[array[int], frozenset[int], frozenset[str]]:
+    """The lines a segment may start at (see the module docstring), the call IDs used by more
+    than one call, and those that hold a `~`."""
     flags = lines.flags
     messages = [number for number, flag in enumerate(flags) if flag & _MESSAGE and (on is None or on[number])]
-    reach: dict[int, int] = {}  # the first line of an ID -> the last line using it, when later
-    first: dict[int, int] = {}
+    reach: dict[int, int] = {}  # a line opening an ID's use -> the last line of that use
+    latest: dict[int, int] = {}  # a call ID -> the line of its latest call (a use runs to its last result)
+    early: dict[int, int] = {}  # a call ID -> the first result naming it before any call (until its call)
+    first: dict[int, int] = {}  # an API message -> its first line
+    reused: set[int] = set()
+    avoid: set[str] = set()
     for number in messages:
-        found = lines.renamed.get(number)
-        if found is None:
-            found = (*lines.calls.get(number, ()), *lines.answers.get(number, ()))
+        for key in lines.calls.get(number, ()):
+            start = early.pop(key, None)
+            if start is not None:
+                reach[start] = max(reach.get(start, -1), number)
+            if key in latest:
+                reused.add(key)
+            latest[key] = number
+        for key in lines.answers.get(number, ()):
+            start = latest.get(key)
+            if start is None:
+                early.setdefault(key, number)
+            elif start != number:
+                reach[start] = max(reach.get(start, -1), number)
         group = lines.groups.get(number)
-        for key in found if group is None else (*found, group):
-            start = first.setdefault(key, number)
+        if group is not None:
+            start = first.setdefault(group, number)
             if start != number:
-                reach[start] = number
+                reach[start] = max(reach.get(start, -1), number)
+        avoid.update(lines.tildes.get(number, ()))
+    latest.clear()
     first.clear()
     cuts: array[int] = array("q")
     open_until = -1
@@ -254,7 +276,7 @@ def _cuts(lines: _Lines, on: bytearray | None) -> array[int]:
             cuts.append(number)
         open_until = max(open_until, reach.get(number, -1))
         after_assistant = assistant
-    return cuts
+    return cuts, frozenset(reused), frozenset(avoid)
 
 
 class _Segment(NamedTuple):
@@ -333,16 +355,16 @@ def _checked(
     parts: tuple[list[Diagnostic], ...] = ([], [], [], [])
     messages = 0
     carried: object = None
+    renames = Renames(frozenset(), frozenset(), {}, {})
     for segment in _segments(source, found, size):
-        count = None if clean is None else clean(segment.data, segment.on)
-        if count is not None:
+        count = None if clean is None or found.reused else clean(segment.data, segment.on)
+        if count is not None:  # (a log whose call IDs are used again reads every segment: renames go on)
             messages += count  # nothing to say; its messages counted for the next segments' texts
             continue
-        branch = OnBranch(segment.on, carried)
-        state = read(segment.data, frozenset(), True, branch)
-        if state.collided:  # a rename met an ID the segment uses later: read again, as `load` does
-            state = read(segment.data, frozenset(state.source_ids), True, branch)
+        branch = OnBranch(segment.on, carried, renames)
+        state = read(segment.data, found.avoid, True, branch)  # `avoid`: no rename meets a source ID
         carried = state.carried
+        renames = _renames(state, found.reused)
         if state.problems:
             problems.extend(_moved(problem, segment.start, 0) for problem in state.problems)
             continue
@@ -359,6 +381,17 @@ def _checked(
     if problems:
         return tuple(sorted(problems, key=_index))
     return tuple(sorted((*parts[0], *parts[1], *parts[2], *parts[3]), key=_index))
+
+
+def _renames(state: LoadState, reused: frozenset[int]) -> Renames:
+    """What the next segment needs of `state`'s call IDs: those used again further on."""
+    if not reused:
+        return Renames(frozenset(), frozenset(), {}, {})
+    kept = {source_id for source_id in state.source_ids if _digest(source_id) in reused}
+    given = {call_id for call_id in state.call_ids if _digest(call_id.partition("~")[0]) in reused}
+    renames = {source_id: number for source_id, number in state.renames.items() if source_id in kept}
+    latest = {source_id: found for source_id, found in state.latest.items() if source_id in kept}
+    return Renames(frozenset(kept), frozenset(given), renames, latest)
 
 
 def _index(diagnostic: Diagnostic) -> int:

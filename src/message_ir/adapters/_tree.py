@@ -411,6 +411,32 @@ class OnBranch(NamedTuple):
 
     lines: frozenset[int] | None
     carried: object = None
+    renames: Renames | None = None
+    """The call IDs used again further on, as the segments before left them (see `Renames`)."""
+
+
+class Renames(NamedTuple):
+    """What `LoadState` knows of the call IDs a log uses again, at the end of a segment: which
+    were seen, the IR IDs given, each one's last rename number and latest call. The next
+    segment starts from it, so a reused ID is renamed there as a whole load renames it."""
+
+    source_ids: frozenset[str]
+    call_ids: frozenset[str]
+    renames: dict[str, int]
+    latest: dict[str, tuple[str, str]]
+
+
+def resume(state: LoadState, branch: OnBranch) -> None:
+    """Start `state` from what the segments before left of the reused call IDs."""
+    carried = branch.renames
+    if carried is None:
+        return
+    state.source_ids.update(carried.source_ids)
+    state.call_ids.update(carried.call_ids)
+    state.renames.update(carried.renames)
+    state.latest.update(carried.latest)
+    for source_id in carried.latest:
+        state.latest_message[source_id] = -1  # a message of a segment before: never this one's
 
 
 def branch_lines(
@@ -421,6 +447,7 @@ def branch_lines(
     link; `None` for a log that is no tree (read every line in order). `ValueError` for a
     `leaf` no line has. Given `OnBranch`, its lines (no note: `check` has no use for them)."""
     if type(leaf) is OnBranch:
+        resume(state, leaf)
         return leaf.lines
     assert leaf is None or type(leaf) is str
     nodes, messages = read_nodes(source, values, keys)

@@ -43,8 +43,10 @@ def _read(source: object, avoid: frozenset[str], trusted: bool, segment: _tree.O
     kept: list[object] = []
     run = openai_responses.Run()
     records = _Records()
-    if segment is not None and type(segment.carried) is int:
-        records.expected = segment.carried
+    if segment is not None:
+        _tree.resume(state, segment)
+        if type(segment.carried) is int:
+            records.expected = segment.carried
     for number, path, value, line in _log.readable_lines(state, values):
         if line is not None:
             records.check(state, number, path, line)
