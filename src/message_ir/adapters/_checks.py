@@ -44,7 +44,7 @@ def checked(
         try:
             conversation, origins = load(source)
         except FormatError as error:
-            return tuple(sorted(error.diagnostics, key=_by_index))
+            return tuple(sorted(error.diagnostics, key=by_index))
         return _found(conversation, origins, rules, example)
     except Exception as error:  # noqa: BLE001  # check never raises (too deep, out of memory, a bug)
         return unreadable(error)
@@ -93,10 +93,11 @@ def found_parts(
 
 def _found(conversation: Conversation, origins: Origins, rules: Rules, example: bool) -> tuple[Diagnostic, ...]:
     own, extra, provider, tools = found_parts(conversation, origins, rules, example)
-    return tuple(sorted((*own, *extra, *provider, *tools), key=_by_index))
+    return tuple(sorted((*own, *extra, *provider, *tools), key=by_index))
 
 
-def _by_index(diagnostic: Diagnostic) -> int:
+def by_index(diagnostic: Diagnostic) -> int:
+    """The sort key of `check`'s diagnostics: by source index, the whole source's first."""
     return -1 if diagnostic.message_index is None else diagnostic.message_index
 
 

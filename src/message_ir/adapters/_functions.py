@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Final, Generic, NamedTuple, TypeVar
 
 from message_ir import Diagnostic, Message
-from message_ir.adapters._checks import Checked, Rules, checked, loaded_and_checked
+from message_ir.adapters._checks import Checked, Rules, by_index, checked, loaded_and_checked
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._json import as_array, encode
 from message_ir.adapters._load_state import Origins, Reader, read_source
@@ -70,10 +70,6 @@ def log_words(description: str, not_it: str, reported: str) -> Words:
 
 _UNREAD: Final = frozenset({"INVALID_JSON", "JSON_TOO_DEEP", "BAD_FORMAT", "UNREADABLE_VALUE"})
 """Codes of a source `check` could not read: a trainer has nothing to add to them."""
-
-
-def _by_index(diagnostic: Diagnostic) -> int:
-    return -1 if diagnostic.message_index is None else diagnostic.message_index
 
 
 Written_co = TypeVar("Written_co", covariant=True)
@@ -153,7 +149,7 @@ def format_functions(
         found = checked(name, source, whole, rules, example=True)
         if trainer is None or any(diagnostic.code in _UNREAD for diagnostic in found):
             return found
-        return tuple(sorted((*found, *trainer(source)), key=_by_index))
+        return tuple(sorted((*found, *trainer(source)), key=by_index))
 
     def load_checked(source: bytes | str | object) -> Checked:
         return loaded_and_checked(source, whole, rules)

@@ -37,8 +37,7 @@ from collections.abc import Callable, Iterator
 from typing import Final, NamedTuple
 
 from message_ir import Diagnostic
-from message_ir.adapters._checks import Rules, found_parts, unreadable
-from message_ir.adapters._conversation import FormatError
+from message_ir.adapters._checks import Rules, by_index, found_parts, unreadable
 from message_ir.adapters._load_state import LoadState
 from message_ir.adapters._log_file import text_lines
 from message_ir.adapters._tree import Keys, OnBranch, Renames, heads
@@ -370,17 +369,13 @@ def _checked(
             continue
         if problems:
             continue  # only the problems are reported
-        try:
-            conversation, origins = state.finish(state.container_meta)
-        except FormatError as error:  # pragma: no cover  # `finish` raises only for problems
-            problems.extend(error.diagnostics)
-            continue
+        conversation, origins = state.finish(state.container_meta)  # no problems: it raises none
         for kept, new in zip(parts, found_parts(conversation, origins, rules, example=False), strict=True):
             kept.extend(_moved(diagnostic, segment.start, messages) for diagnostic in new)
         messages += len(conversation.messages)
     if problems:
-        return tuple(sorted(problems, key=_index))
-    return tuple(sorted((*parts[0], *parts[1], *parts[2], *parts[3]), key=_index))
+        return tuple(sorted(problems, key=by_index))
+    return tuple(sorted((*parts[0], *parts[1], *parts[2], *parts[3]), key=by_index))
 
 
 def _renames(state: LoadState, reused: frozenset[int]) -> Renames:
@@ -392,7 +387,3 @@ def _renames(state: LoadState, reused: frozenset[int]) -> Renames:
     renames = {source_id: number for source_id, number in state.renames.items() if source_id in kept}
     latest = {source_id: found for source_id, found in state.latest.items() if source_id in kept}
     return Renames(frozenset(kept), frozenset(given), renames, latest)
-
-
-def _index(diagnostic: Diagnostic) -> int:
-    return -1 if diagnostic.message_index is None else diagnostic.message_index

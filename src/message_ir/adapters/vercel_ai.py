@@ -363,13 +363,13 @@ def _read_ui(state: LoadState, records: list[object], prefix: str) -> None:
             continue
         envelope = {key: (None if key == "parts" else value) for key, value in record.items()}
         if role == "system":
-            text = "".join(_texts(typed))  # as the SDK joins a system message's text parts
+            text = "".join(_text_part_texts(parts))  # as the SDK joins a system message's text parts
             meta = _records.make_meta(NAME, {"ui": envelope, "parts": parts})
             state.instruction("system", text, path, None if meta is None else _json.freeze_info(meta))
         elif role == "user":
             info: _records.Info = {"ui": envelope, "parts": parts}
             message = ir.UserMessage(
-                id=state.message_id(), content=PART_SEPARATOR.join(_texts(typed)), meta_json=_meta(info)
+                id=state.message_id(), content=PART_SEPARATOR.join(_text_part_texts(parts)), meta_json=_meta(info)
             )
             state.add(message, path)
         else:
@@ -389,10 +389,6 @@ def _typed_parts(state: LoadState, parts: list[object], path: str) -> list[dict[
             return None
         typed.append(part)
     return typed
-
-
-def _texts(parts: list[dict[str, object]]) -> list[str]:
-    return [str(part["text"]) for part in parts if part["type"] == "text"]
 
 
 def _ui_assistant(state: LoadState, parts: list[dict[str, object]], path: str, envelope: dict[str, object]) -> None:
@@ -532,8 +528,7 @@ def _dump_ui(conversation: Conversation) -> object:
         else:
             parts_of = None
             parts = as_array(info.get("parts"))
-            typed = [part for part in map(as_object, parts or []) if part is not None]
-            if parts is None or PART_SEPARATOR.join(_texts_of(typed)) != message.content:
+            if parts is None or PART_SEPARATOR.join(_text_part_texts(parts)) != message.content:
                 parts = [{"type": "text", "text": message.content}]
             records.append(new_record(info, "user", message.id, parts))
 
@@ -542,8 +537,7 @@ def _dump_ui(conversation: Conversation) -> object:
         parts_of = None
         info = _records.frozen_info(entry.meta, NAME)
         parts = as_array(info.get("parts"))
-        typed = [part for part in map(as_object, parts or []) if part is not None]
-        if parts is None or "".join(_texts_of(typed)) != entry.text:
+        if parts is None or "".join(_text_part_texts(parts)) != entry.text:
             parts = [{"type": "text", "text": entry.text}]
         records.append(new_record(info, "system", "system", parts))
 
@@ -554,10 +548,6 @@ def _dump_ui(conversation: Conversation) -> object:
             part.pop("output", None)
             part.pop("errorText", None)
     return _writing.container(conversation, NAME, "messages", records, {})
-
-
-def _texts_of(parts: list[dict[str, object]]) -> list[str]:
-    return [str(part["text"]) for part in parts if part.get("type") == "text" and type(part.get("text")) is str]
 
 
 def _ui_part(block: ir.AssistantBlock, restore: dict[str, str]) -> dict[str, object] | None:
@@ -656,14 +646,15 @@ def _dump(conversation: Conversation) -> object:
 def _written_user(message: ir.UserMessage, info: _records.Info) -> dict[str, object]:
     parts = as_array(info.get("parts"))
     content: object = message.content
-    if parts is not None and PART_SEPARATOR.join(_load_state_texts(parts)) == message.content:
+    if parts is not None and PART_SEPARATOR.join(_text_part_texts(parts)) == message.content:
         content = parts
     elif info.get("string") is not True and info:
         content = [{"type": "text", "text": message.content}]
     return _records.build_record(info, _MESSAGE_KEYS, {"role": "user", "content": content})
 
 
-def _load_state_texts(parts: list[object]) -> list[str]:
+def _text_part_texts(parts: list[object]) -> list[str]:
+    """The `text` of each `text` part, in order (a message's or a UIMessage's parts)."""
     return [
         str(part["text"])
         for part in map(as_object, parts)
