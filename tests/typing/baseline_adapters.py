@@ -157,7 +157,8 @@ assert_type(render((), title="empty"), str)
 assert_type(render(Conversation("openai_chat", ()), (), to="markdown"), str)
 assert_type(render_file_bytes(b"[]", format=None, json_lines=False, leaf=None), str)
 
-from message_ir.traces import Trace, TracedConversation, spans  # noqa: E402  # grouped here
+from message_ir.traces import Trace, TracedConversation, log_records, spans  # noqa: E402  # grouped here
 
 assert_type(spans(b"{}"), Trace)
 assert_type(spans({}).conversations, tuple[TracedConversation, ...])
+assert_type(log_records([{"raw_otel_json": "{}"}]), Trace)
