@@ -81,8 +81,14 @@ def test_the_span_attributes_of_the_conventions_example_and_their_json_text() ->
     [
         ("openinference_openinference-*.json", "got OpenInference's own (`llm.input_messages.*`, flattened)"),
         ("langfuse_koog-*.json", "got a Langfuse trace export"),
-        ("sideseat_agentcore-strands-bedrock_*.json", "got OTLP log records: the messages are their events' bodies"),
-        ("sideseat_agentcore-strands-openai_*.json", "(`message_ir.traces.log_records` reads them span by span)"),
+        (
+            "sideseat_agentcore-strands-bedrock_otel-log-records_legacy-gen-ai-events.json",
+            "got OTLP log records: the messages are their events' bodies",
+        ),
+        (
+            "sideseat_agentcore-strands-openai_otel-log-records_strands-tracer-events.json",
+            "(`message_ir.traces.log_records` reads them span by span)",
+        ),
     ],
 )
 def test_kin_formats_are_refused_by_name(pattern: str, said: str) -> None:

@@ -394,3 +394,12 @@ def test_a_v4_invocation_that_is_not_one_is_a_problem() -> None:
         "BAD_FORMAT: Expected a tool invocation with a `state` (partial-call, call, result)"
         " - at `$[0].toolInvocations[0]`"
     ]
+
+
+def test_ui_parts_that_are_no_list_and_a_ui_role_that_is_none() -> None:
+    assert [str(diagnostic) for diagnostic in vercel_ai.check([{"id": "a", "role": "assistant", "parts": 3}])] == [
+        "BAD_FORMAT: Expected a list of parts, got `int` - at `$[0].parts`"
+    ]
+    assert [str(diagnostic) for diagnostic in vercel_ai.check([{"id": "a", "role": "tool", "parts": []}])] == [
+        "BAD_FORMAT: Invalid role 'tool'; expected one of system, user, assistant - at `$[0].role`"
+    ]
