@@ -19,8 +19,11 @@ from hypothesis import strategies as st
 
 from message_ir import Diagnostic
 from message_ir.adapters import (
+    Conversation,
+    FormatError,
     LogFile,
     _checks,
+    _first_pass,
     _load_state,
     _segments,
     _tree,
@@ -95,7 +98,7 @@ def test_the_real_logs_are_cut_into_several_segments() -> None:
     cuts = clean = segments = 0
     for path in CLAUDE_CODE_LOGS:
         data = path.read_bytes()
-        found = _segments.plan(data, claude_code._KEYS, None)
+        found = _first_pass.plan(data, claude_code._KEYS, None)
         cuts += len(found.cuts)
         for segment in _segments._segments(data, found, 1):
             segments += 1
@@ -194,7 +197,7 @@ def test_the_first_pass_finds_the_branch_the_walk_finds(path: Path, operations: 
     module = pi if path in PI_LOGS else claude_code
     data = mutated(path.read_bytes().splitlines(), operations)
     nodes, messages = _tree.read_nodes(data, (), module._KEYS)
-    found = _segments.plan(data, module._KEYS, None).on
+    found = _first_pass.plan(data, module._KEYS, None).on
     if not _tree.is_tree(nodes, messages):
         assert found is None
     else:
@@ -207,7 +210,7 @@ def test_the_first_pass_finds_the_branch_the_walk_finds(path: Path, operations: 
 def test_the_fast_path_is_never_more_lenient(path: Path, operations: list[tuple[int, int, int]]) -> None:
     """A segment the fast path calls clean is clean to the careful path, with as many messages."""
     data = mutated(path.read_bytes().splitlines(), operations)
-    found = _segments.plan(data, claude_code._KEYS, None)
+    found = _first_pass.plan(data, claude_code._KEYS, None)
     for segment in _segments._segments(data, found, 1):
         count = claude_code._clean(segment.data, segment.on)
         if count is None:
@@ -247,7 +250,7 @@ def test_a_result_far_from_its_call_keeps_both_in_one_segment() -> None:
     late = lines.pop(4)  # the result of the second call, moved to the end
     lines.append(late)
     data = b"".join(line + b"\n" for line in lines)
-    found = _segments.plan(data, claude_code._KEYS, None)
+    found = _first_pass.plan(data, claude_code._KEYS, None)
     assert found.on is None
     assert list(found.cuts) == [1, 3]  # no cut while the moved result's call is open
     expected = whole_check(claude_code, data)
@@ -261,7 +264,7 @@ def test_a_result_before_its_call_names_the_message_as_the_whole_log_does() -> N
     data = b"".join(line + b"\n" for line in lines)
     expected = whole_check(claude_code, data)
     assert "in message 8" in " ".join(diagnostic.message for diagnostic in expected)
-    assert list(_segments.plan(data, claude_code._KEYS, None).cuts) == [1, 3, 5]  # the last turn a segment of its own
+    assert list(_first_pass.plan(data, claude_code._KEYS, None).cuts) == [1, 3, 5]  # the last turn a segment of its own
     assert segmented(claude_code, data, 1, fast=True) == expected
 
 
@@ -353,7 +356,7 @@ def test_record_numbers_are_checked_across_segments(path: Path, dropped: list[in
 def test_a_codex_rollout_is_cut_before_the_assistant_answers_a_user() -> None:
     path = next(path for path in CODEX_LOGS if "019e1625" in path.name)
     data = path.read_bytes()
-    found = _segments.plan(data, codex._KEYS, None)
+    found = _first_pass.plan(data, codex._KEYS, None)
     assert found.on is None  # a rollout is no tree
     lines = [json.loads(line) for line in data.splitlines()]
     for cut in found.cuts:  # each cut is an output item; the item before it on the log is an input
@@ -361,3 +364,124 @@ def test_a_codex_rollout_is_cut_before_the_assistant_answers_a_user() -> None:
         before = [line for line in lines[:cut] if line["type"] == "response_item"][-1]["payload"]
         assert before.get("role") in ("user", "developer") or before["type"].endswith("_output")
     assert len(found.cuts) > 3
+
+
+# --- `Format.segments`: `load_checked` a segment at a time -------------------------------
+
+
+def whole_loaded(module: ModuleType, data: bytes, leaf: str | None = None) -> _checks.Checked:
+    """`load_checked` of the whole log (what `render` of its bytes reads)."""
+
+    def read(source: object, avoid: frozenset[str], trusted: bool) -> _load_state.LoadState:
+        state: _load_state.LoadState = (
+            module._read(source, avoid, trusted, leaf) if leaf else module._read(source, avoid, trusted)
+        )
+        return state
+
+    return _checks.loaded_and_checked(
+        data, lambda value: _load_state.read_source(module.NAME, value, read, lines=True), RULES[module.NAME]
+    )
+
+
+def joined(segments: list[_segments.Segment]) -> _checks.Checked:
+    """The segments as one `Checked`: their messages, notes and places in turn, their
+    diagnostics sorted as `check` sorts them."""
+    assert [segment.first_message for segment in segments] == [
+        sum(len(segment.conversation.messages) for segment in segments[:number]) for number in range(len(segments))
+    ]
+    places: dict[str, int] = {}
+    for segment in segments:
+        places.update(segment.places)
+    conversation = segments[0].conversation
+    return _checks.Checked(
+        Conversation(
+            conversation.format,
+            tuple(message for segment in segments for message in segment.conversation.messages),
+            tuple(instruction for segment in segments for instruction in segment.conversation.instructions),
+            tuple(note for segment in segments for note in segment.conversation.notes),
+        ),
+        tuple(sorted((found for segment in segments for found in segment.diagnostics), key=_checks.by_index)),
+        places,
+    )
+
+
+def loaded(module: ModuleType, data: bytes | LogFile, size: int, leaf: str | None = None) -> list[_segments.Segment]:
+    return list(
+        _segments.loaded_segments(module.NAME, data, module._read, module._KEYS, RULES[module.NAME], leaf, size)
+    )
+
+
+def same_load(got: _checks.Checked, expected: _checks.Checked) -> None:
+    assert got.conversation.messages == expected.conversation.messages
+    assert got.conversation.instructions == expected.conversation.instructions
+    assert got.conversation.notes == expected.conversation.notes
+    assert got.diagnostics == expected.diagnostics
+    assert got.places == expected.places
+
+
+@pytest.mark.parametrize("path", CLAUDE_CODE_LOGS + PI_LOGS + CODEX_LOGS, ids=lambda path: path.name)
+def test_every_real_log_loads_the_same_in_segments(path: Path) -> None:
+    """Message IDs made up from line numbers, `meta`'s line numbers, paths, notes on the
+    branch: what the whole log's load gives, at every place a segment may end."""
+    data = path.read_bytes()
+    module = module_of(path)
+    expected = whole_loaded(module, data)
+    for size in (1, 2_000, 10**9):
+        same_load(joined(loaded(module, data, size)), expected)
+    declared = module.FORMAT
+    assert declared.segments is not None
+    same_load(joined(list(declared.segments(LogFile(path), None))), expected)
+    values = [json.loads(line) for line in data.splitlines()]
+    (alone,) = declared.segments(values, None)  # parsed values: one segment
+    assert alone.first_line == alone.first_message == 0
+    assert alone.conversation.messages == expected.conversation.messages
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(CLAUDE_CODE_LOGS + PI_LOGS + CODEX_LOGS), OPERATIONS, st.sampled_from([1, 700]))
+def test_a_mutated_log_loads_the_same_in_segments(
+    path: Path, operations: list[tuple[int, int, int]], size: int
+) -> None:
+    module = module_of(path)
+    data = mutated(path.read_bytes().splitlines(), operations)
+    try:
+        expected = whole_loaded(module, data)
+    except FormatError:
+        with pytest.raises(FormatError):
+            loaded(module, data, size)
+        return
+    same_load(joined(loaded(module, data, size)), expected)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(CLAUDE_CODE_LOGS + PI_LOGS), OPERATIONS)
+def test_the_branch_ending_at_any_line_loads_the_same_in_segments(
+    path: Path, operations: list[tuple[int, int, int]]
+) -> None:
+    module = pi if path in PI_LOGS else claude_code
+    data = mutated(path.read_bytes().splitlines(), operations)
+    for leaf in _ids(data, "uuid" if module is claude_code else "id")[:3]:
+        try:
+            expected = whole_loaded(module, data, leaf)
+        except FormatError:
+            continue
+        same_load(joined(loaded(module, data, 1, leaf)), expected)
+
+
+def test_segments_raise_as_load_does() -> None:
+    path = CLAUDE_CODE_LOGS[0]
+    lines = path.read_bytes().splitlines()
+    declared = claude_code.FORMAT
+    assert declared.segments is not None
+    with pytest.raises(ValueError, match="No line of this log has the ID 'nowhere'"):
+        next(iter(declared.segments(path.read_bytes(), "nowhere")))
+    broken = b"\n".join([*lines[:3], b"{not json", *lines[3:]]) + b"\n"
+    with pytest.raises(FormatError) as raised:
+        loaded(claude_code, broken, 1)
+    assert [(found.code, found.message_index, found.path) for found in raised.value.diagnostics] == [
+        ("INVALID_JSON", 3, "$[3]")
+    ]
+    rollout = codex.FORMAT.segments
+    assert rollout is not None
+    with pytest.raises(ValueError, match="codex logs have no branches"):
+        next(iter(rollout(CODEX_LOGS[0].read_bytes(), "a-leaf")))

@@ -14,6 +14,7 @@ from message_ir.adapters._ids import IdRule
 from message_ir.adapters._log_file import LogFile
 from message_ir.adapters._mcp import tool_result_from_mcp
 from message_ir.adapters._registry import FORMATS, FormatName
+from message_ir.adapters._segments import Segment
 from message_ir.adapters._tools import ToolDeclaration, ToolReader, check_tool_calls, tool_declaration
 from message_ir.adapters._tree import Branch
 from message_ir.adapters._tree_functions import Trees
@@ -33,6 +34,7 @@ __all__ = [
     "Note",
     "NoteCode",
     "Recognize",
+    "Segment",
     "ToolDeclaration",
     "ToolReader",
     "Trees",

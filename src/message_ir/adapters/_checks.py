@@ -65,15 +65,22 @@ def loaded_and_checked(source: object, load: Callable[[object], tuple[Conversati
     """`load` and `check` in one pass. Raises `FormatError` (and what `load` raises) as `load`
     does."""
     conversation, origins = load(source)
+    places = places_of(origins)
+    try:
+        return Checked(conversation, _found(conversation, origins, rules, example=False), places)
+    except Exception as error:  # noqa: BLE001  # as in check: said, never raised
+        return Checked(conversation, unreadable(error), places)
+
+
+def places_of(origins: Origins) -> dict[str, int]:
+    """`Checked.places`: the source path of each message's record, and of each of its blocks
+    that has a record of its own, to the message's index."""
     places: dict[str, int] = {}
     for index, (_, path) in enumerate(origins.messages):
         places.setdefault(path, index)
     for (index, _), path in origins.blocks.items():
         places.setdefault(path, index)
-    try:
-        return Checked(conversation, _found(conversation, origins, rules, example=False), places)
-    except Exception as error:  # noqa: BLE001  # as in check: said, never raised
-        return Checked(conversation, unreadable(error), places)
+    return places
 
 
 def found_parts(

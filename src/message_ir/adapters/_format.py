@@ -15,6 +15,7 @@ from message_ir import Diagnostic, Message, ToolResultMessage
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._functions import Functions
 from message_ir.adapters._ids import IdRule
+from message_ir.adapters._segments import Segments
 from message_ir.adapters._tools import ToolReader
 from message_ir.adapters._tree_functions import Trees
 from message_ir.adapters._usage import UsageReader
@@ -76,6 +77,12 @@ class Format(NamedTuple):
     """For a session log: its API calls and the tokens each used (`message_ir.usage`)."""
     trees: Trees | None = None
     """For a log whose lines form a tree: `load` of any branch, `branches`, a branch's `check`."""
+    segments: Segments | None = None
+    """For a session log: `segments(source, leaf=None)`, its `load_checked` a segment at a time
+    (a `Segment` each), so that a log given as text or as a `LogFile` is never held whole; any
+    other source is one segment. `leaf` names a tree log's branch. Raises as `load` does,
+    when iterated: `FormatError` at the first segment with format problems, with that
+    segment's (`load` gives the whole log's)."""
     bridge_text: str = ""
     """For a provider that refuses a user message right after a tool result (Mistral): the
     text of the assistant message `convert` puts between them; empty when none is needed."""

@@ -122,6 +122,7 @@ class LoadState:
         self.problems: list[Diagnostic] = []
         self.origins = Origins()
         self.index = 0  # the source record being read
+        self.first_record = 0  # the number of the first record read (a log's segment: its first line's)
         self.latest: dict[str, tuple[str, str]] = {}  # source call ID -> (IR ID, name) of its latest call
         self.latest_message: dict[str, int] = {}  # source call ID -> the IR message of its latest call
         self.joins: int | None = None  # the IR message the record being read will be folded into
@@ -155,7 +156,7 @@ class LoadState:
     def readable(self, records: Iterable[object], prefix: str) -> Iterator[tuple[int, str, object]]:
         """Each record of `records` that may be read (see `json_ok`), with its index and path
         (`prefix[index]`), the state moved to it (`at`)."""
-        for index, value in enumerate(records):
+        for index, value in enumerate(records, self.first_record):
             self.at(index)
             path = f"{prefix}[{index}]"
             if self.json_ok(value, path):

@@ -90,7 +90,7 @@ def readable_lines(
 
 
 def _parsed_lines(state: LoadState, lines: Iterable[bytes]) -> Iterator[object]:
-    for number, line in enumerate(lines):
+    for number, line in enumerate(lines, state.first_record):  # (a segment's: its first line's, see `_tree.resume`)
         if not line.strip():
             state.problems.append(
                 Diagnostic("BAD_FORMAT", number, f"$[{number}]", "Expected a JSON value, got an empty line")

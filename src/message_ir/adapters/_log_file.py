@@ -8,22 +8,39 @@ from collections.abc import Iterator
 
 class LogFile:
     """A session log on disk, read a line at a time: give `LogFile(path)` to a log format's
-    `load`, `check` or `message_ir.usage.calls` instead of its bytes, and the file is never
-    held whole (each pass over it opens it again; `OSError` when it cannot be read)."""
+    `load`, `check`, `segments` or `message_ir.usage.calls` instead of its bytes, and the file
+    is never held whole (each pass over it opens it again; `OSError` when it cannot be read).
 
-    __slots__ = ("path",)
+    With `end`, only the file's first `end` bytes are read: every pass then sees the same
+    lines while an agent appends to the log (give it the size the file had), and a last line
+    cut short can be left out (give it where that line starts)."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    __slots__ = ("end", "path")
+
+    def __init__(self, path: str | os.PathLike[str], *, end: int | None = None) -> None:
         self.path = os.fspath(path)
+        self.end = end
 
     def __repr__(self) -> str:
-        return f"LogFile({self.path!r})"
+        return f"LogFile({self.path!r})" if self.end is None else f"LogFile({self.path!r}, end={self.end})"
 
 
-def file_lines(path: str) -> Iterator[bytes]:
-    """The lines of the file at `path`, numbered as `raw_lines` numbers them, one at a time."""
+def file_lines(path: str, end: int | None = None) -> Iterator[bytes]:
+    """The lines of the file at `path` (of its first `end` bytes), numbered as `raw_lines`
+    numbers them, one at a time."""
     with open(path, "rb") as stream:
+        if end is None:
+            for line in stream:
+                yield line[:-1] if line.endswith(b"\n") else line
+            return
+        left = end
         for line in stream:
+            if len(line) >= left:
+                kept = line[:left]
+                if kept:
+                    yield kept[:-1] if kept.endswith(b"\n") else kept
+                return
+            left -= len(line)
             yield line[:-1] if line.endswith(b"\n") else line
 
 
@@ -49,7 +66,7 @@ def text_lines(source: object) -> Iterator[bytes] | None:
     """The lines of a log given as text or as a `LogFile`, one at a time; `None` for a log
     given as parsed values."""
     if type(source) is LogFile:
-        return file_lines(source.path)
+        return file_lines(source.path, source.end)
     if type(source) is str:
         return raw_lines(source.encode("utf-8", "surrogatepass"))
     if type(source) is bytes:
@@ -61,5 +78,5 @@ def whole(source: object) -> object:
     """`source`, with a `LogFile` read whole (for a format whose file is one JSON value)."""
     if type(source) is LogFile:
         with open(source.path, "rb") as stream:
-            return stream.read()
+            return stream.read() if source.end is None else stream.read(source.end)
     return source

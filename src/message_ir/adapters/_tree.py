@@ -406,13 +406,16 @@ def link_new_lines(
 
 class OnBranch(NamedTuple):
     """The lines of a branch found already (by `check`'s first pass over a whole log, for one
-    segment of it): `lines`, or `None` for a log that is no tree; and what the format's reader
-    carried over from the segment before (`LoadState.carried`)."""
+    segment of it): `lines` (numbered in the whole log), or `None` for a log that is no tree;
+    and what the format's reader carried over from the segment before (`LoadState.carried`)."""
 
     lines: frozenset[int] | None
     carried: object = None
     renames: Renames | None = None
     """The call IDs used again further on, as the segments before left them (see `Renames`)."""
+    first: int = 0
+    """The number in the whole log of the segment's first line: its lines are numbered from
+    it (their paths, made-up message IDs and `meta`), as a load of the whole log numbers them."""
 
 
 class Renames(NamedTuple):
@@ -427,7 +430,9 @@ class Renames(NamedTuple):
 
 
 def resume(state: LoadState, branch: OnBranch) -> None:
-    """Start `state` from what the segments before left of the reused call IDs."""
+    """Start `state` at the segment's first line, from what the segments before left of the
+    reused call IDs."""
+    state.first_record = branch.first
     carried = branch.renames
     if carried is None:
         return
@@ -503,7 +508,7 @@ def branches(format: str, source: object, keys: Keys) -> tuple[Branch, ...]:
             holding[number] = holding.get(number, 0) + 1
     found: list[Branch] = []
     for leaf, walked in walks:
-        if holding[leaf.number] > 1:
+        if holding.get(leaf.number, 0) > 1:  # (a leaf whose ID an earlier line has is not on its walk)
             continue
         count = sum(1 for node in nodes if node.message and node.number in walked.on)
         is_resumed = resumed is not None and leaf.number == resumed.number

@@ -11,6 +11,7 @@ from message_ir import Diagnostic
 from message_ir.adapters._checks import Checked, Rules, checked, loaded_and_checked
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._load_state import LoadState, Origins, Reader, read_source
+from message_ir.adapters._log_branches import text_branches
 from message_ir.adapters._log_file import is_text
 from message_ir.adapters._segments import Clean, check_segments
 from message_ir.adapters._tree import Branch, Keys, OnBranch, branches
@@ -63,6 +64,8 @@ def tree_functions(
         return checked(format, source, whole(leaf), rules)
 
     def found(source: object) -> tuple[Branch, ...]:
+        if is_text(source):  # on compact arrays, each branch walked along its path
+            return text_branches(source, keys)
         return branches(format, source, keys)
 
     load.__module__ = f"message_ir.adapters.{format}"

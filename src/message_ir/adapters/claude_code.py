@@ -33,6 +33,7 @@ from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, log_words
 from message_ir.adapters._json import as_array, as_object
 from message_ir.adapters._load_state import LoadState
+from message_ir.adapters._segments import segments_function
 from message_ir.adapters._usage import Call, call_of, text
 
 NAME: Final = "claude_code"
@@ -506,6 +507,7 @@ FORMAT: Final = Format(
     payload=anthropic.NAME,
     keeps_instructions=False,
     trees=_TREES,
+    segments=segments_function(NAME, _read, _KEYS, anthropic.provider_rules, _TREES.load_checked, trees=True),
     usage=_usage,
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""

@@ -29,7 +29,7 @@ from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, log_words
 from message_ir.adapters._json import as_object
 from message_ir.adapters._load_state import LoadState
-from message_ir.adapters._segments import check_segments
+from message_ir.adapters._segments import check_segments, segments_function
 from message_ir.adapters._usage import Call, text, tokens
 
 NAME: Final = "codex"
@@ -203,6 +203,14 @@ FORMAT: Final = Format(
     id_rule=openai_responses.FORMAT.id_rule,  # a Codex rollout holds Responses items
     recognize=Recognize(line=_recognizes_line),
     payload=openai_responses.NAME,
+    segments=segments_function(
+        NAME,
+        _read,
+        _KEYS,
+        openai_responses.provider_rules,
+        lambda source, _: _FUNCTIONS.load_checked(source),
+        trees=False,
+    ),
     usage=_usage,
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""

@@ -41,6 +41,7 @@ from message_ir.adapters._functions import format_functions, log_words
 from message_ir.adapters._ids import any_id
 from message_ir.adapters._json import as_array, as_object
 from message_ir.adapters._load_state import LoadState
+from message_ir.adapters._segments import segments_function
 from message_ir.adapters._usage import Call, call_of, text
 
 NAME: Final = "pi"
@@ -345,6 +346,7 @@ FORMAT: Final = Format(
     raw_arguments="arguments",
     keeps_instructions=False,
     trees=_TREES,
+    segments=segments_function(NAME, _read, _KEYS, _checks.no_rules, _TREES.load_checked, trees=True),
     usage=_usage,
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""

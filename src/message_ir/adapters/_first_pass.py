@@ -1,0 +1,346 @@
+"""The first pass over a session log given as text or as a `LogFile`: what the tree needs of
+each line, in compact arrays, and what is found on them.
+
+Each line's head is read (`_tree.heads`, decoded in C, the rest of the line skipped): its ID
+and parent, whether it is a message line and whose, and the IDs it holds (its calls, the
+calls it answers, its API message). Held for the whole log: a byte of flags and a parent link
+per line, a digest per line ID and per call or message ID (128 bits from two of Python's
+keyed string hashes, as `message_ir`'s streaming linkage keeps them).
+
+On them: the branch the agent resumes (or the one ending at a leaf), walked as `_tree.walk`
+walks it, with the notes a load makes of it (`plan`); where a segment of `_segments` may end
+(`cuts_of`); and the branches of the log (`_log_branches`).
+"""
+
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_left, bisect_right
+from typing import Final, NamedTuple
+
+from message_ir.adapters._conversation import Note
+from message_ir.adapters._tree import ABANDONED, BEFORE_COMPACTION, SIDECHAIN, Keys, heads
+
+_LOW: Final = (1 << 64) - 1
+IS_MESSAGE: Final = 1
+IS_ASSISTANT: Final = 2
+IS_SIDECHAIN: Final = 4
+IS_NODE: Final = 8
+IS_BOUNDARY: Final = 16
+_ROOT: Final = -1  # a parent link: none
+_MISSING: Final = -2  # a parent no line has
+_NO_NODE: Final = -3  # a line without an ID of its own
+
+
+def digest(text: str) -> int:
+    """128 bits from two of Python's keyed string hashes (stable within one process)."""
+    return (hash(text) << 64) ^ (hash(text[::-1]) & _LOW)
+
+
+class Plan(NamedTuple):
+    """What the first pass found."""
+
+    on: bytearray | None
+    """Per line, 1 when it is on the branch; `None` for a log that is no tree (every line)."""
+    cuts: array[int]
+    """The lines a segment may start at, in order."""
+    reused: frozenset[int]
+    """The digests of the call IDs used by more than one call: their state goes from one
+    segment to the next."""
+    avoid: frozenset[str]
+    """The call IDs that hold a `~`, which no rename may give (as `load` avoids them when a
+    rename meets one)."""
+    notes: tuple[Note, ...] = ()
+    """The notes a load makes of the branch (lines off it, broken links), when asked for."""
+
+
+class Lines:
+    """The first pass's record of a log's lines (see `plan`)."""
+
+    def __init__(self) -> None:
+        self.flags = bytearray()
+        self.parents: array[int] = array("q")
+        self.first: dict[int, int] = {}  # a line ID's digest -> the first line with it
+        self.pending: dict[int, list[int]] = {}  # a parent not met yet -> the lines naming it
+        self.groups: dict[int, int] = {}  # line -> its API message's digest
+        self.calls: dict[int, tuple[int, ...]] = {}  # line -> its calls' digests
+        self.answers: dict[int, tuple[int, ...]] = {}  # line -> the digests of the calls it answers
+        self.tildes: dict[int, tuple[str, ...]] = {}  # line -> its call IDs that hold a `~` (as renames do)
+        self.keeps: dict[int, int] = {}  # pi's compaction line -> the digest of the first entry it keeps
+        self.same: dict[int, int] = {}  # a line whose ID an earlier line has -> that line
+        self.missing: dict[int, str] = {}  # a line whose parent no line has -> the parent's ID
+        self.index: tuple[dict[int, list[int]], dict[int, list[int]]] | None = None  # see `index`
+        self.message_lines = 0
+        self.message_nodes = 0
+        self.linked = False  # whether some line names a parent
+        self.last_main = self.last_message = -1  # the last message node of the main conversation, of any
+        self.last_main_id = self.last_message_id = 0
+
+
+def plan(source: object, keys: Keys, leaf: str | None, *, with_notes: bool = False) -> Plan:
+    """The first pass over a log given as text or as a `LogFile` (see the module docstring),
+    `with_notes`: the notes on the branch a load makes. `ValueError` for a `leaf` no line has."""
+    lines = record(source, keys)
+    leaf_line = None
+    if leaf is not None:
+        leaf_line = lines.first.get(digest(leaf))
+        if leaf_line is None:
+            raise ValueError(f"No line of this log has the ID {leaf!r}")
+    on: bytearray | None = None
+    notes: tuple[Note, ...] = ()
+    if is_tree(lines):
+        walked = walk(lines, leaf_line)
+        on = walked.on
+        if with_notes:
+            notes = branch_notes(lines, walked)
+    lines.first = {}
+    lines.index = None
+    cuts, reused, avoid = cuts_of(lines, on)
+    return Plan(on, cuts, reused, avoid, notes)
+
+
+def branch_notes(lines: Lines, walked: Walked) -> tuple[Note, ...]:
+    """The notes `_tree.branch_lines` makes of a walk: each run of message lines off the
+    branch, each broken link, a branch of a sub-agent's only."""
+    flags, on = lines.flags, walked.on
+    messages = [number for number, flag in enumerate(flags) if flag & (IS_MESSAGE | IS_NODE) == IS_MESSAGE | IS_NODE]
+    on_messages = [number for number in messages if on[number]]
+    off: list[tuple[int, int, str]] = []
+    for number in messages:
+        if on[number]:
+            continue
+        why = SIDECHAIN if flags[number] & IS_SIDECHAIN else BEFORE_COMPACTION if number < walked.stopped else ABANDONED
+        if off and off[-1][2] == why and bisect_right(on_messages, off[-1][1]) == bisect_left(on_messages, number):
+            off[-1] = (off[-1][0], number, why)
+        else:
+            off.append((number, number, why))
+    notes = [
+        Note(
+            "OFF_BRANCH",
+            None,
+            f"$[{first}]",
+            f"Message {f'line {first + 1}' if first == last else f'lines {first + 1}-{last + 1}'} "
+            f"not on the resumed branch: {why}; kept as is",
+        )
+        for first, last, why in off
+    ]
+    for number, missing in walked.broken:
+        what = (
+            f"line {number + 1}'s parent {lines.missing[number]!r} is no line of this log"
+            if missing
+            else f"line {number + 1}'s parent links make a cycle; the walk stops there"
+        )
+        notes.append(Note("BROKEN_PARENT_LINK", None, f"$[{number}]", what))
+    if lines.last_message >= 0 and lines.last_main < 0:
+        said = "Every message line is a sub-agent's: the branch read is a sidechain"
+        notes.append(Note("SIDECHAIN_BRANCH", None, "$", said))
+    return tuple(notes)
+
+
+def is_tree(lines: Lines) -> bool:
+    """`_tree.is_tree`: every message line has an ID of its own, and some line names a parent."""
+    return lines.message_lines > 0 and lines.message_nodes == lines.message_lines and lines.linked
+
+
+def record(source: object, keys: Keys) -> Lines:
+    """What the first pass keeps of each line."""
+    lines = Lines()
+    flags, parents, first = lines.flags, lines.parents, lines.first
+    for number, head in enumerate(heads(source, (), keys)):
+        if head is None:
+            flags.append(0)
+            parents.append(_NO_NODE)
+            continue
+        facts = keys.facts(head)
+        flag = (
+            (IS_MESSAGE if facts.message else 0)
+            | (IS_ASSISTANT if facts.assistant else 0)
+            | (IS_SIDECHAIN if head.sidechain is True else 0)
+            | (IS_BOUNDARY if facts.boundary else 0)
+        )
+        lines.message_lines += facts.message
+        parent = _NO_NODE
+        if head.uid is not None:
+            flag |= IS_NODE
+            uid = digest(head.uid)
+            earlier = first.setdefault(uid, number)
+            if earlier != number:
+                lines.same[number] = earlier
+            if head.parent is None:
+                parent = _ROOT
+            else:
+                lines.linked = True
+                parent_id = digest(head.parent)
+                found = first.get(parent_id)
+                if found is None:
+                    lines.pending.setdefault(parent_id, []).append(number)
+                    lines.missing[number] = head.parent
+                    parent = _MISSING
+                else:
+                    parent = found
+            if facts.message:
+                lines.message_nodes += 1
+                lines.last_message, lines.last_message_id = number, uid
+                if head.sidechain is not True:
+                    lines.last_main, lines.last_main_id = number, uid
+            if facts.keeps_from is not None:
+                lines.keeps[number] = digest(facts.keeps_from)
+        if facts.group is not None:
+            lines.groups[number] = digest(facts.group)
+        if facts.calls:
+            lines.calls[number] = tuple(map(digest, facts.calls))
+        if facts.answers:
+            lines.answers[number] = tuple(map(digest, facts.answers))
+        if any("~" in each for each in facts.calls):
+            lines.tildes[number] = tuple(each for each in facts.calls if "~" in each)
+        flags.append(flag)
+        parents.append(parent)
+    for parent_id, children in lines.pending.items():
+        found = first.get(parent_id)
+        if found is not None:
+            for child in children:
+                parents[child] = found
+                del lines.missing[child]
+    lines.pending.clear()
+    return lines
+
+
+class Walked(NamedTuple):
+    on: bytearray
+    """Per line, 1 when it is on the branch."""
+    held: list[int]
+    """The branch's lines, its path's first (from the end up)."""
+    stopped: int
+    """The line of the compaction the walk stopped at (-1: none)."""
+    broken: list[tuple[int, bool]]
+    """The broken links met: a line, and whether its parent is missing (else: a cycle)."""
+
+
+def walk(lines: Lines, leaf: int | None) -> Walked:
+    """The branch ending at the line `leaf`, or at the last message line of the main
+    conversation (else of any): `_tree.walk`'s, on the first pass's arrays."""
+    flags, parents = lines.flags, lines.parents
+    on = bytearray(len(flags))
+    seen = bytearray(len(flags))  # by line: a line a parent link leads to is the first with its ID
+    end = lines.last_main if lines.last_main >= 0 else lines.last_message
+    end_id = lines.last_main_id if lines.last_main >= 0 else lines.last_message_id
+    if leaf is not None:
+        end, end_id = leaf, 0
+    kept_id: int | None = None
+    held: list[int] = []
+    broken: list[tuple[int, bool]] = []
+    stopped = -1
+    node = end
+    while node >= 0:
+        if seen[node]:
+            broken.append((node, False))  # a cycle
+            break
+        seen[node] = 1
+        on[node] = 1
+        held.append(node)
+        if flags[node] & IS_BOUNDARY:
+            stopped = node
+        if kept_id is None:
+            kept_id = lines.keeps.get(node)
+        if node == end and end_id:
+            seen[lines.first[end_id]] = 1  # the first line with the end's ID ends a cycle too
+        parent = parents[node]
+        if parent == _MISSING:
+            broken.append((node, True))
+        node = parent
+    if kept_id is not None:
+        kept_from = lines.first.get(kept_id)
+        if kept_from is not None:  # what the compaction summarized is no longer sent
+            stopped = kept_from
+            on[:kept_from] = bytes(kept_from)
+            held = [number for number in held if number >= kept_from]
+    if end >= 0:
+        complete_turns(lines, on, bool(flags[end] & IS_SIDECHAIN), held)
+    return Walked(on, held, stopped, broken)
+
+
+def index(lines: Lines) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
+    """The lines of each API message, and the lines answering each call (by digest)."""
+    if lines.index is None:
+        groups: dict[int, list[int]] = {}
+        for number, group in lines.groups.items():
+            groups.setdefault(group, []).append(number)
+        answering: dict[int, list[int]] = {}
+        for number, answers in lines.answers.items():
+            for answer in answers:
+                answering.setdefault(answer, []).append(number)
+        lines.index = (groups, answering)
+    return lines.index
+
+
+def complete_turns(lines: Lines, on: bytearray, sidechain: bool, held: list[int]) -> None:
+    """`_tree.complete_turns` on the first pass's arrays: the lines it adds are set in `on`
+    and appended to `held` (the branch's lines so far). A line is added when it is a message
+    line of the branch's side, off it, of an API message on it (as the branch was before) or
+    answering a call it holds (added lines' calls included): the same lines in any order."""
+    flags = lines.flags
+    by_group, answering = index(lines)
+    groups = {lines.groups[number] for number in held if number in lines.groups}
+    calls: set[int] = set()
+    for number in held:
+        calls.update(lines.calls.get(number, ()))
+    pending = [number for group in groups for number in by_group.get(group, ())]
+    for call in calls:
+        pending.extend(answering.get(call, ()))
+    side = IS_SIDECHAIN if sidechain else 0
+    while pending:
+        number = pending.pop()
+        flag = flags[number]
+        if on[number] or flag & (IS_MESSAGE | IS_NODE) != IS_MESSAGE | IS_NODE or flag & IS_SIDECHAIN != side:
+            continue
+        on[number] = 1
+        held.append(number)
+        for call in lines.calls.get(number, ()):
+            if call not in calls:
+                calls.add(call)
+                pending.extend(answering.get(call, ()))
+
+
+def cuts_of(lines: Lines, on: bytearray | None) -> tuple[array[int], frozenset[int], frozenset[str]]:
+    """The lines a segment may start at (see the module docstring), the call IDs used by more
+    than one call, and those that hold a `~`."""
+    flags = lines.flags
+    messages = [number for number, flag in enumerate(flags) if flag & IS_MESSAGE and (on is None or on[number])]
+    reach: dict[int, int] = {}  # a line opening an ID's use -> the last line of that use
+    latest: dict[int, int] = {}  # a call ID -> the line of its latest call (a use runs to its last result)
+    early: dict[int, int] = {}  # a call ID -> the first result naming it before any call (until its call)
+    first: dict[int, int] = {}  # an API message -> its first line
+    reused: set[int] = set()
+    avoid: set[str] = set()
+    for number in messages:
+        for key in lines.calls.get(number, ()):
+            start = early.pop(key, None)
+            if start is not None:
+                reach[start] = max(reach.get(start, -1), number)
+            if key in latest:
+                reused.add(key)
+            latest[key] = number
+        for key in lines.answers.get(number, ()):
+            start = latest.get(key)
+            if start is None:
+                early.setdefault(key, number)
+            elif start != number:
+                reach[start] = max(reach.get(start, -1), number)
+        group = lines.groups.get(number)
+        if group is not None:
+            start = first.setdefault(group, number)
+            if start != number:
+                reach[start] = max(reach.get(start, -1), number)
+        avoid.update(lines.tildes.get(number, ()))
+    latest.clear()
+    first.clear()
+    cuts: array[int] = array("q")
+    open_until = -1
+    after_assistant: bool | None = None
+    for number in messages:
+        assistant = bool(flags[number] & IS_ASSISTANT)
+        if assistant and after_assistant is False and open_until < number:
+            cuts.append(number)
+        open_until = max(open_until, reach.get(number, -1))
+        after_assistant = assistant
+    return cuts, frozenset(reused), frozenset(avoid)

@@ -1,0 +1,57 @@
+"""`_log_branches`: a log's branches found on the first pass's compact arrays, in one pass
+over the tree, are what `_tree.branches` finds walking each leaf over the whole log's nodes:
+on every real tree log, and on mutations of them (lines dropped, repeated, swapped, cut,
+parents broken: leaves sharing an ID, cycles and missing parents take the walk of their own)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from message_ir.adapters import LogFile, claude_code, pi
+from message_ir.adapters._log_branches import text_branches
+from message_ir.adapters._tree import branches
+from tests.adapters.test_segments import CLAUDE_CODE_LOGS, OPERATIONS, PI_LOGS, mutated
+
+
+@pytest.mark.parametrize("path", CLAUDE_CODE_LOGS + PI_LOGS, ids=lambda path: path.name)
+def test_every_real_log_has_the_branches_the_walks_find(path: Path) -> None:
+    module = pi if path in PI_LOGS else claude_code
+    data = path.read_bytes()
+    expected = branches(module.NAME, data, module._KEYS)
+    assert text_branches(data, module._KEYS) == expected
+    assert module.branches(LogFile(path)) == expected
+    values = [json.loads(line) for line in data.splitlines()]
+    assert module.branches(values) == expected  # parsed values: the walks themselves
+
+
+def test_the_real_logs_have_several_branches() -> None:
+    """Not a test that cannot fail: some real logs branch (sub-agents, rewinds)."""
+    counts = [len(claude_code.branches(path.read_bytes())) for path in CLAUDE_CODE_LOGS]
+    assert max(counts) > 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(CLAUDE_CODE_LOGS + PI_LOGS), OPERATIONS)
+def test_a_mutated_log_has_the_branches_the_walks_find(path: Path, operations: list[tuple[int, int, int]]) -> None:
+    module = pi if path in PI_LOGS else claude_code
+    data = mutated(path.read_bytes().splitlines(), operations)
+    assert text_branches(data, module._KEYS) == branches(module.NAME, data, module._KEYS)
+
+
+def test_a_leaf_whose_id_an_earlier_line_has_is_listed() -> None:
+    """`_tree.branches` raised `KeyError` here: the walk to such a leaf starts at the earlier
+    line (which both walks hold: it ends no branch), so the leaf's own line is on no walk."""
+    lines = [
+        {"type": "user", "uuid": "u1", "parentUuid": None, "message": {"role": "user", "content": "hi"}},
+        {"type": "user", "uuid": "u2", "parentUuid": "u1", "message": {"role": "user", "content": "again"}},
+        {"type": "user", "uuid": "u2", "parentUuid": "u1", "message": {"role": "user", "content": "once more"}},
+    ]
+    data = "".join(json.dumps(line) + "\n" for line in lines).encode()
+    expected = branches(claude_code.NAME, data, claude_code._KEYS)
+    assert [(branch.leaf, branch.line, branch.resumed) for branch in expected] == [("u2", 2, True)]
+    assert text_branches(data, claude_code._KEYS) == expected
