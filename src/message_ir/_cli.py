@@ -26,7 +26,7 @@ from message_ir._examples import example_names, read_example, resolve_example
 from message_ir._jsonl import BATCH_BYTES, JsonlReader, decode_jsonl, encode_jsonl
 from message_ir._model import Message
 from message_ir._repair import Fix, repair_transcript
-from message_ir._safe_write import FileStamp, WriteFailed, stamp, write_file
+from message_ir._safe_write import FileStamp, WriteFailed, stamp, write_file, write_with
 from message_ir._schema import transcript_schema
 from message_ir._untyped import standard_streams
 from message_ir.adapters import FORMATS, Call, FormatError, LogFile, convert, detect
@@ -34,7 +34,7 @@ from message_ir.adapters._load_state import source_index
 from message_ir.adapters._surrogates import replaced as replaced_surrogates
 from message_ir.datasets import CHECKERS, DEFAULT_FORMAT, TokenizerError, Tokens, check_dataset
 from message_ir.redact import RULES, literal_rule, pattern_rule, redact_file_bytes
-from message_ir.render import render_file_bytes
+from message_ir.render import render_file_bytes, render_log
 from message_ir.streams import STREAM_FORMATS, assemble
 from message_ir.usage import By, Row, calls, read_prices, summarize
 
@@ -1097,6 +1097,8 @@ def _render(arguments: _Arguments) -> int:
     its format."""
     path = arguments.path
     assert path is not None  # a required argument of `render`
+    if path != "-" and arguments.stream_format is None:
+        return _render_file(arguments, path)
     data, read_as = _read(path)
     try:
         page = render_file_bytes(
@@ -1116,6 +1118,57 @@ def _render(arguments: _Arguments) -> int:
     except ValueError as error:
         raise _Unreadable(f"{_shown(path)}: {error}") from None
     _write(arguments.output, page.encode("utf-8"), read_as)
+    return EXIT_VALID
+
+
+def _render_file(arguments: _Arguments, path: str) -> int:
+    """`render` of a file (`render_log`: a session log is read a segment at a time, never
+    whole), the page written piece by piece to the output (through a temporary file beside
+    it, as `_write` does)."""
+    _refuse_compressed(path)
+    try:
+        read_as = stamp(os.stat(path))
+    except OSError as error:
+        raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
+    json_lines = _is_jsonl(path, arguments.jsonl)
+
+    def write(stream: BinaryIO) -> None:
+        try:
+            render_log(
+                path,
+                stream,
+                format=arguments.source_format,
+                json_lines=json_lines,
+                to=arguments.page_format,
+                title=os.path.basename(_shown(path)),
+                leaf=arguments.branch,
+            )
+        except FormatError as error:
+            declared = FORMATS.get(error.format)
+            lines = json_lines or (declared is not None and declared.json_lines)
+            for diagnostic in error.diagnostics:
+                _err(_diagnostic_line(_shown(path), diagnostic, lines=lines))
+            raise _Unreadable(f"{_shown(path)}: nothing rendered: not {error.format.replace('_', '-')} data") from None
+        except ValueError as error:
+            raise _Unreadable(f"{_shown(path)}: {error}") from None
+        except OSError as error:
+            if error.filename is None:  # type: ignore[misc]  # typeshed gives `OSError.filename` as `Any`
+                raise  # writing the output failed (a file read names itself)
+            raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
+
+    output = arguments.output
+    if output is None or output == "-":
+        stdout = _streams.stdout
+        if stdout is None:
+            raise _OutputFailed("standard output is closed")
+        stdout.flush()
+        write(stdout.buffer)
+        stdout.buffer.flush()
+        return EXIT_VALID
+    try:
+        write_with(output, write, read_as=read_as)
+    except WriteFailed as error:
+        raise _Unreadable(str(error)) from None
     return EXIT_VALID
 
 

@@ -20,9 +20,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import stat
 import tempfile
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import BinaryIO, NamedTuple
+
+Writer = Callable[[BinaryIO], None]
+"""What writes the output to an open file (a page written piece by piece, never held whole)."""
 
 
 class FileStamp(NamedTuple):
@@ -52,6 +57,16 @@ def write_file(path: str, data: bytes, *, read_as: FileStamp | None = None) -> N
     `read_as` is the stamp of the input as it was read: when `path` is that same file, it
     must still match it, or `FileChanged` is raised and the file left alone.
     """
+
+    def write(stream: BinaryIO) -> None:
+        stream.write(data)
+
+    write_with(path, write, read_as=read_as)
+
+
+def write_with(path: str, write: Writer, *, read_as: FileStamp | None = None) -> None:
+    """`write_file` of what `write` writes to the open file (called once; what it raises
+    leaves the old file as it was, but for a device, a pipe or a socket, written directly)."""
     target = os.path.realpath(path)
     try:
         status: os.stat_result | None = os.stat(target)
@@ -62,9 +77,9 @@ def write_file(path: str, data: bytes, *, read_as: FileStamp | None = None) -> N
     if status is not None and stat.S_ISDIR(status.st_mode):
         raise WriteFailed(f"cannot write {path}: Is a directory")
     if status is not None and not stat.S_ISREG(status.st_mode):
-        _write_directly(path, target, data)
+        _write_directly(path, target, write)
         return
-    temporary = _written_beside(path, target, data, status)
+    temporary = _written_beside(path, target, write, status)
     try:
         if (
             status is not None
@@ -82,28 +97,34 @@ def write_file(path: str, data: bytes, *, read_as: FileStamp | None = None) -> N
             raise
         raise WriteFailed(f"cannot write {path}: {error.strerror or error}") from None
     try:
-        _write_directly(path, target, data)
+        _write_directly(path, target, lambda stream: _copied(temporary, stream))
     except WriteFailed as error:  # the file is cut short now: say where its whole new content is
         raise WriteFailed(f"{error}; its new content is in {temporary}") from None
     with contextlib.suppress(OSError):
         os.unlink(temporary)
 
 
-def _write_directly(path: str, target: str, data: bytes) -> None:
+def _copied(path: str, stream: BinaryIO) -> None:
+    with open(path, "rb") as source:
+        shutil.copyfileobj(source, stream)
+
+
+def _write_directly(path: str, target: str, write: Writer) -> None:
     try:
         with open(target, "wb") as stream:
-            stream.write(data)
+            write(stream)
     except OSError as error:
         raise WriteFailed(f"cannot write {path}: {error.strerror or error}") from None
 
 
-def _written_beside(path: str, target: str, data: bytes, status: os.stat_result | None) -> str:
-    """A temporary file beside `target` holding `data`, on disk, with `target`'s mode and owner."""
+def _written_beside(path: str, target: str, write: Writer, status: os.stat_result | None) -> str:
+    """A temporary file beside `target` holding what `write` wrote, on disk, with `target`'s
+    mode and owner. What `write` raises is raised, the temporary file removed."""
     temporary: str | None = None
     try:
         descriptor, temporary = tempfile.mkstemp(prefix=".message-ir-", suffix=".tmp", dir=os.path.dirname(target))
         with os.fdopen(descriptor, "wb") as stream:
-            stream.write(data)
+            write(stream)
             stream.flush()
             os.fsync(stream.fileno())
         if status is None:
@@ -113,11 +134,13 @@ def _written_beside(path: str, target: str, data: bytes, status: os.stat_result 
             with contextlib.suppress(OSError):  # only a privileged process may give a file away
                 os.chown(temporary, status.st_uid, status.st_gid)
             os.chmod(temporary, stat.S_IMODE(status.st_mode))  # chown clears set-ID bits
-    except OSError as error:
+    except BaseException as error:
         if temporary is not None:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
-        raise WriteFailed(f"cannot write {path}: {error.strerror or error}") from None
+        if isinstance(error, OSError):
+            raise WriteFailed(f"cannot write {path}: {error.strerror or error}") from None
+        raise
     return temporary
 
 

@@ -10,12 +10,14 @@ input gives the same bytes. See docs/render.md.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
-from typing import Literal, TypeAlias, cast
+from typing import IO, Literal, TypeAlias, cast
 
 from message_ir import Diagnostic, Message, validate_transcript
-from message_ir.adapters import Branch, Conversation
-from message_ir.render import _html, _markdown
+from message_ir.adapters import FORMATS, Branch, Conversation
+from message_ir.render import _html, _log_page, _markdown
+from message_ir.render._log_page import log_format
 from message_ir.render._source import Source, read_source, read_stream
 from message_ir.render._view import view
 
@@ -98,4 +100,35 @@ def render_file_bytes(
     return "".join(_html.page(found) if to == "html" else _markdown.page(found))
 
 
-__all__ = ["Output", "render", "render_file_bytes"]
+def render_log(
+    path: str | os.PathLike[str],
+    out: IO[bytes],
+    *,
+    format: str | None = None,
+    json_lines: bool = False,
+    to: Output = "html",
+    title: str = "",
+    leaf: str | None = None,
+) -> None:
+    """The page of the file at `path`, written to `out`: a session log (a format with
+    `segments`: Claude Code, pi, Codex) in memory that does not grow with the log, a
+    segment at a time; any other file read whole, as `render_file_bytes` renders it.
+
+    `format`: the file's (`None`: detected from its first lines, else from the whole file;
+    `json_lines`: then read as the IR's own JSON Lines, when it is of no format).
+    The page is the one `render_file_bytes` makes of the same bytes. A log that grows while it
+    is read is rendered as it was when `render_log` began. Raises as `render_file_bytes`
+    does, before anything is written to `out`, and `OSError` for a file that cannot be read.
+    """
+    path = os.fspath(path)
+    name = log_format(path) if format is None else format
+    if name is not None and name in FORMATS and FORMATS[name].segments is not None:
+        _log_page.render_log(path, out, format=name, to=to, title=title or "Transcript", leaf=leaf)
+        return
+    with open(path, "rb") as stream:
+        data = stream.read()
+    page = render_file_bytes(data, format=format, json_lines=json_lines, to=to, title=title, leaf=leaf)
+    out.write(page.encode("utf-8"))
+
+
+__all__ = ["Output", "render", "render_file_bytes", "render_log"]

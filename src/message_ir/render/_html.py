@@ -72,11 +72,12 @@ def _diagnostic(diagnostic: Diagnostic) -> str:
     return f"<b>{esc(diagnostic.code)}</b> {esc(diagnostic.message)} <code>{esc(diagnostic.path)}</code>"
 
 
+def _note(note: Note) -> str:
+    return f"<li><b>{esc(note.code)}</b> {esc(note.message)} <code>{esc(note.path)}</code></li>\n"
+
+
 def _notes(notes: Sequence[Note]) -> str:
-    items = "".join(
-        f"<li><b>{esc(note.code)}</b> {esc(note.message)} <code>{esc(note.path)}</code></li>\n" for note in notes
-    )
-    return f'<ul class="notes">\n{items}</ul>\n'
+    return '<ul class="notes">\n' + "".join(map(_note, notes)) + "</ul>\n"
 
 
 def _problems(problems: Sequence[Diagnostic]) -> str:
@@ -113,26 +114,36 @@ class HtmlMarkup(Markup):
     def remark(self, text: str) -> str:
         return f'<p class="placed">{esc(text)}</p>\n'
 
-    def problems(self, listed: Sequence[tuple[Diagnostic, int | None]]) -> str:
-        items = "".join(
-            f"<li>{_diagnostic(diagnostic)}"
-            + ("" if index is None else f' — <a href="#m{index}">message {index}</a>')
-            + "</li>\n"
-            for diagnostic, index in listed
-        )
-        return f'<h2>Problems</h2>\n<ul class="problems">\n{items}</ul>\n'
+    def problems_begin(self) -> str:
+        return '<h2>Problems</h2>\n<ul class="problems">\n'
+
+    def problem(self, diagnostic: Diagnostic, index: int | None) -> str:
+        placed = "" if index is None else f' — <a href="#m{index}">message {index}</a>'
+        return f"<li>{_diagnostic(diagnostic)}{placed}</li>\n"
+
+    def problems_end(self) -> str:
+        return "</ul>\n"
 
     def no_problems(self) -> str:
         return f'<p class="placed">{esc(NO_PROBLEMS)}</p>\n'
 
-    def file_notes(self, notes: Sequence[Note]) -> str:
-        return "<h2>Notes</h2>\n" + _notes(notes)
+    def file_notes_begin(self) -> str:
+        return '<h2>Notes</h2>\n<ul class="notes">\n'
 
-    def instructions(self, instructions: Sequence[Instruction]) -> str:
-        said = "".join(
-            _collapsible(entry.text, f"{esc(entry.role)} <code>{esc(entry.path)}</code>") for entry in instructions
-        )
-        return "<h2>Instructions</h2>\n" + said
+    def file_note(self, note: Note) -> str:
+        return _note(note)
+
+    def file_notes_end(self) -> str:
+        return "</ul>\n"
+
+    def instructions_begin(self) -> str:
+        return "<h2>Instructions</h2>\n"
+
+    def instruction(self, entry: Instruction) -> str:
+        return _collapsible(entry.text, f"{esc(entry.role)} <code>{esc(entry.path)}</code>")
+
+    def instructions_end(self) -> str:
+        return ""
 
     def branches(self, branches: Sequence[Branch]) -> str:
         rows = "".join(

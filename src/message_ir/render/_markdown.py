@@ -64,8 +64,12 @@ def _diagnostic(diagnostic: Diagnostic) -> str:
     return f"**{diagnostic.code}** {inline(diagnostic.message)} {code(diagnostic.path)}"
 
 
+def _note(note: Note) -> str:
+    return f"- note **{note.code}** {inline(note.message)} {code(note.path)}\n"
+
+
 def _notes(notes: Sequence[Note]) -> str:
-    return "".join(f"- note **{note.code}** {inline(note.message)} {code(note.path)}\n" for note in notes) + "\n"
+    return "".join(map(_note, notes)) + "\n"
 
 
 def _problems(problems: Sequence[Diagnostic]) -> str:
@@ -96,23 +100,35 @@ class MarkdownMarkup(Markup):
     def remark(self, text: str) -> str:
         return f"*{inline(text)}*\n\n"
 
-    def problems(self, listed: Sequence[tuple[Diagnostic, int | None]]) -> str:
-        items = "".join(
-            f"- {_diagnostic(diagnostic)}" + ("" if index is None else f" — [message {index}](#m{index})") + "\n"
-            for diagnostic, index in listed
-        )
-        return f"## Problems\n\n{items}\n"
+    def problems_begin(self) -> str:
+        return "## Problems\n\n"
+
+    def problem(self, diagnostic: Diagnostic, index: int | None) -> str:
+        return f"- {_diagnostic(diagnostic)}" + ("" if index is None else f" — [message {index}](#m{index})") + "\n"
+
+    def problems_end(self) -> str:
+        return "\n"
 
     def no_problems(self) -> str:
         return f"{NO_PROBLEMS}\n\n"
 
-    def file_notes(self, notes: Sequence[Note]) -> str:
-        return "## Notes\n\n" + _notes(notes)
+    def file_notes_begin(self) -> str:
+        return "## Notes\n\n"
 
-    def instructions(self, instructions: Sequence[Instruction]) -> str:
-        return "## Instructions\n\n" + "".join(
-            _collapsible(entry.text, f"{entry.role} {entry.path}") for entry in instructions
-        )
+    def file_note(self, note: Note) -> str:
+        return _note(note)
+
+    def file_notes_end(self) -> str:
+        return "\n"
+
+    def instructions_begin(self) -> str:
+        return "## Instructions\n\n"
+
+    def instruction(self, entry: Instruction) -> str:
+        return _collapsible(entry.text, f"{entry.role} {entry.path}")
+
+    def instructions_end(self) -> str:
+        return ""
 
     def branches(self, branches: Sequence[Branch]) -> str:
         rows = "".join(

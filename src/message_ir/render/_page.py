@@ -5,7 +5,8 @@ message, each call with its results, each result in its place. `Markup` is how o
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import NamedTuple
 
 from message_ir import (
     AssistantMessage,
@@ -18,7 +19,7 @@ from message_ir import (
     UserMessage,
 )
 from message_ir.adapters import Branch, Instruction, Note
-from message_ir.render._text import counts, listed_problems
+from message_ir.render._text import counts, placed_problems
 from message_ir.render._view import Answer, View
 
 CallPlace = tuple[int, int]
@@ -37,18 +38,37 @@ class Markup(ABC):
         """A word on how the file was read."""
 
     @abstractmethod
-    def problems(self, listed: Sequence[tuple[Diagnostic, int | None]]) -> str:
-        """The header's list of problems, each with its message's index (`None`: the file)."""
+    def problems_begin(self) -> str:
+        """The header's list of problems."""
+
+    @abstractmethod
+    def problem(self, diagnostic: Diagnostic, index: int | None) -> str:
+        """One problem of the list, with its message's index (`None`: the file)."""
+
+    @abstractmethod
+    def problems_end(self) -> str: ...
 
     @abstractmethod
     def no_problems(self) -> str: ...
 
     @abstractmethod
-    def file_notes(self, notes: Sequence[Note]) -> str:
+    def file_notes_begin(self) -> str:
         """The notes about the whole conversation."""
 
     @abstractmethod
-    def instructions(self, instructions: Sequence[Instruction]) -> str: ...
+    def file_note(self, note: Note) -> str: ...
+
+    @abstractmethod
+    def file_notes_end(self) -> str: ...
+
+    @abstractmethod
+    def instructions_begin(self) -> str: ...
+
+    @abstractmethod
+    def instruction(self, entry: Instruction) -> str: ...
+
+    @abstractmethod
+    def instructions_end(self) -> str: ...
 
     @abstractmethod
     def branches(self, branches: Sequence[Branch]) -> str: ...
@@ -106,23 +126,79 @@ class Markup(ABC):
         """A result: inside its call's box, or `here`, where it stands."""
 
 
+class Listed(NamedTuple):
+    """One of the header's lists, written: how many items, and their markup, piece by piece."""
+
+    items: int
+    pieces: Callable[[], Iterable[str]]
+
+
+class Header(NamedTuple):
+    """What the header shows: of the whole conversation, even when its messages are walked
+    a segment at a time (then its lists come from where they were written meanwhile)."""
+
+    title: str
+    format_name: str
+    counts: tuple[str, ...]
+    remarks: tuple[str, ...]
+    problems: Listed
+    """Those beside a message (with its index) in message order, then those about the file."""
+    file_notes: Listed
+    instructions: Listed
+    branches: tuple[Branch, ...]
+
+
+def header_of(found: View, markup: Markup) -> Header:
+    conversation = found.conversation
+    problems = (*placed_problems(found), *((diagnostic, None) for diagnostic in found.file_problems))
+    return Header(
+        found.title,
+        conversation.format,
+        counts(len(conversation.messages), found.calls, found.results, len(found.diagnostics), len(conversation.notes)),
+        found.remarks,
+        Listed(len(problems), lambda: (markup.problem(*problem) for problem in problems)),
+        Listed(len(found.file_notes), lambda: map(markup.file_note, found.file_notes)),
+        Listed(len(conversation.instructions), lambda: map(markup.instruction, conversation.instructions)),
+        found.branches,
+    )
+
+
 def page(found: View, markup: Markup) -> Iterator[str]:
     """The page, piece by piece."""
-    conversation = found.conversation
-    yield markup.begin(found.title, conversation.format, counts(found))
-    for remark in found.remarks:
-        yield markup.remark(remark)
-    yield markup.problems(list(listed_problems(found))) if found.diagnostics else markup.no_problems()
-    if found.file_notes:
-        yield markup.file_notes(found.file_notes)
-    if conversation.instructions:
-        yield markup.instructions(conversation.instructions)
-    if found.branches:
-        yield markup.branches(found.branches)
-    yield markup.header_end()
-    for index, message in enumerate(conversation.messages):
-        yield from _message(found, markup, index, message)
+    yield from header(header_of(found, markup), markup)
+    yield from messages(found, markup)
     yield markup.end()
+
+
+def header(head: Header, markup: Markup) -> Iterator[str]:
+    """The page's start, to the end of its header."""
+    yield markup.begin(head.title, head.format_name, head.counts)
+    for remark in head.remarks:
+        yield markup.remark(remark)
+    if head.problems.items:
+        yield markup.problems_begin()
+        yield from head.problems.pieces()
+        yield markup.problems_end()
+    else:
+        yield markup.no_problems()
+    if head.file_notes.items:
+        yield markup.file_notes_begin()
+        yield from head.file_notes.pieces()
+        yield markup.file_notes_end()
+    if head.instructions.items:
+        yield markup.instructions_begin()
+        yield from head.instructions.pieces()
+        yield markup.instructions_end()
+    if head.branches:
+        yield markup.branches(head.branches)
+    yield markup.header_end()
+
+
+def messages(found: View, markup: Markup) -> Iterator[str]:
+    """Each message of the view, numbered from its first (see `view`'s `first`)."""
+    first = found.first
+    for index, message in enumerate(found.conversation.messages, first):
+        yield from _message(found, markup, index, message)
 
 
 def _message(found: View, markup: Markup, index: int, message: Message) -> Iterator[str]:

@@ -52,7 +52,7 @@ def read_source(data: bytes, *, format: str | None, json_lines: bool, leaf: str 
     branches = () if trees is None else trees.branches(data if cut is None else data[: data.rfind(b"\n") + 1])
     if cut is None:
         return Source(conversation, diagnostics, branches, (), indexed=False, places=places)
-    return Source(conversation, (cut, *diagnostics), branches, (_half_line_remark(cut),), indexed=False, places=places)
+    return Source(conversation, (cut, *diagnostics), branches, (half_line_remark(cut),), indexed=False, places=places)
 
 
 def read_stream(data: bytes, format: str) -> Source:
@@ -85,7 +85,7 @@ def _read_ir(data: bytes, json_lines: bool) -> Source:
         return Source(Conversation(IR_NAME, messages), diagnostics, (), (), indexed=True)
     about_the_file = Diagnostic(cut.code, None, cut.path, cut.message)  # no message index
     return Source(
-        Conversation(IR_NAME, messages), (about_the_file, *diagnostics), (), (_half_line_remark(cut),), indexed=True
+        Conversation(IR_NAME, messages), (about_the_file, *diagnostics), (), (half_line_remark(cut),), indexed=True
     )
 
 
@@ -109,6 +109,6 @@ def _tolerating_half_line(read: Callable[[bytes], T], data: bytes, lines: bool) 
             raise error from None
 
 
-def _half_line_remark(cut: Diagnostic) -> str:
+def half_line_remark(cut: Diagnostic) -> str:
     line = "?" if cut.message_index is None else str(cut.message_index + 1)
     return f"The last line ({line}) is half-written (not JSON, no newline): the lines before it are shown."

@@ -63,26 +63,22 @@ def role_word(message: Message) -> str:
     return ROLE_WORDS[message.role]
 
 
-def counts(found: View) -> tuple[str, ...]:
+def counts(messages: int, calls: int, results: int, problems: int, notes: int) -> tuple[str, ...]:
     """The header's counts, after the format's name."""
-    conversation = found.conversation
     return (
-        plural(len(conversation.messages), "message"),
-        plural(found.calls, "tool call"),
-        plural(found.results, "tool result"),
-        plural(len(found.diagnostics), "problem"),
-        plural(len(conversation.notes), "note"),
+        plural(messages, "message"),
+        plural(calls, "tool call"),
+        plural(results, "tool result"),
+        plural(problems, "problem"),
+        plural(notes, "note"),
     )
 
 
-def listed_problems(found: View) -> Iterator[tuple[Diagnostic, int | None]]:
-    """The header's problems: those beside a message (with its index) in message order, then
-    those about the whole file."""
+def placed_problems(found: View) -> Iterator[tuple[Diagnostic, int]]:
+    """The problems beside a message (with its index), in message order."""
     for index in sorted(found.problems):
         for diagnostic in found.problems[index]:
             yield diagnostic, index
-    for diagnostic in found.file_problems:
-        yield diagnostic, None
 
 
 def branch_kind(branch: Branch) -> str:

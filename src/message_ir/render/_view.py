@@ -59,6 +59,8 @@ class View(NamedTuple):
     """What the page says of how it was read (a half-written last line left out, ...)."""
     calls: int
     results: int
+    first: int = 0
+    """The index of the conversation's first message (a segment's: see `view`)."""
 
 
 def view(
@@ -70,14 +72,18 @@ def view(
     remarks: Sequence[str],
     indexed: bool,
     places: Mapping[str, int] | None = None,
+    first: int = 0,
 ) -> View:
     """Pair calls with results and place diagnostics and notes (`indexed`: the diagnostics'
     `message_index` is the conversation's own, as `validate_transcript` gives it; `places`:
-    the source path each message came from, when the source was loaded here)."""
+    the source path each message came from, when the source was loaded here). With `first`,
+    the conversation is a segment of a longer one (`Trees.segments`) whose messages are
+    numbered from `first`, as its notes, places and diagnostics number them; its results
+    answer its own calls."""
     messages = conversation.messages
     calls: dict[str, list[tuple[int, int]]] = {}
     call_count = 0
-    for index, message in enumerate(messages):
+    for index, message in enumerate(messages, first):
         if type(message) is AssistantMessage:
             for number, block in enumerate(message.content):
                 if type(block) is ToolCall:
@@ -86,7 +92,7 @@ def view(
     answers: dict[int, dict[int, list[Answer]]] = {}
     answered: dict[int, tuple[int, int] | None] = {}
     result_count = 0
-    for index, message in enumerate(messages):
+    for index, message in enumerate(messages, first):
         if type(message) is not ToolResultMessage:
             continue
         result_count += 1
@@ -94,13 +100,13 @@ def view(
         answered[index] = place
         if place is not None:
             call_index, number = place
-            in_place = call_index < index and _only_results_between(messages, call_index, index)
+            in_place = call_index < index and _only_results_between(messages, call_index - first, index - first)
             answers.setdefault(call_index, {}).setdefault(number, []).append(Answer(index, message, in_place))
-    placed, file_level = _place_diagnostics(conversation, diagnostics, calls, indexed, places or {})
+    placed, file_level = _place_diagnostics(conversation, diagnostics, calls, indexed, places or {}, first)
     call_problems: dict[tuple[int, int], list[Diagnostic]] = {}
     beside: dict[int, list[Diagnostic]] = {}
     for index, found in placed.items():
-        message = messages[index]
+        message = messages[index - first]
         numbers: dict[str, int] = {}
         if type(message) is AssistantMessage:
             numbers = {block.id: place for place, block in enumerate(message.content) if type(block) is ToolCall}
@@ -113,7 +119,7 @@ def view(
     notes: dict[int, list[Note]] = {}
     file_notes: list[Note] = []
     for note in conversation.notes:
-        if note.message_index is None or not 0 <= note.message_index < len(messages):
+        if note.message_index is None or not first <= note.message_index < first + len(messages):
             file_notes.append(note)
         else:
             notes.setdefault(note.message_index, []).append(note)
@@ -135,6 +141,7 @@ def view(
         remarks=tuple(remarks),
         calls=call_count,
         results=result_count,
+        first=first,
     )
 
 
@@ -157,6 +164,7 @@ def _place_diagnostics(
     calls: dict[str, list[tuple[int, int]]],
     indexed: bool,
     places: Mapping[str, int],
+    first: int,
 ) -> tuple[dict[int, list[Diagnostic]], list[Diagnostic]]:
     """Each diagnostic beside the message it concerns, else at file level.
 
@@ -179,9 +187,9 @@ def _place_diagnostics(
     own: dict[tuple[str, str | None], list[int]] = {}
     for found in validate_transcript(messages):
         if found.message_index is not None:
-            own.setdefault((found.code, _quoted(found.message)), []).append(found.message_index)
+            own.setdefault((found.code, _quoted(found.message)), []).append(found.message_index + first)
     results_of: dict[str, int] = {}
-    for index, message in enumerate(messages):
+    for index, message in enumerate(messages, first):
         if type(message) is ToolResultMessage:
             results_of.setdefault(message.tool_call_id, index)
     placed: dict[int, list[Diagnostic]] = {}
@@ -189,7 +197,7 @@ def _place_diagnostics(
     for diagnostic in diagnostics:
         where = _from_place(diagnostic.path, places) if places else None
         if where is None:
-            where = _index_of(diagnostic, len(messages), by_path, by_record, own, calls, results_of, indexed)
+            where = _index_of(diagnostic, first + len(messages), by_path, by_record, own, calls, results_of, indexed)
         if where is None:
             file_level.append(diagnostic)
         else:
