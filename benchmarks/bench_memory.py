@@ -1,4 +1,4 @@
-"""Peak memory and speed of `message-ir validate` on large JSON Lines logs.
+"""Peak memory and speed of `message-ir validate` (and `render`) on large JSON Lines logs.
 
 Run it with `python benchmarks/bench_memory.py [--gigabytes 1.0] [--folder DIR]`. It writes
 its logs into a temporary folder (removed afterwards), then runs the command line on each
@@ -13,7 +13,8 @@ throughput:
   `tool_use` line sharing one `message.id`, each answered by a `tool_result` line, with
   `progress` lines between (short lines: the most lines per megabyte);
 - a Claude Code log of `--gigabytes` made of real logs repeated (`write_tree_log`): one
-  long tree, a sub-agent's branch in every other copy.
+  long tree, a sub-agent's branch in every other copy; then `render` of it, a segment at a
+  time, its page written to /dev/null.
 
 Both logs are checked by the `claude_code` adapter a segment at a time (two passes over the
 file, see docs/performance.md).
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
@@ -176,20 +178,22 @@ def write_tree_log(path: Path, size: int, sources: tuple[Path, ...] = TREE_SOURC
 _MEASURE = """
 import os, resource, subprocess, sys
 with open(os.devnull, "wb") as sink:
-    command = [sys.executable, "-m", "message_ir", "validate", sys.argv[1]]
+    command = [sys.executable, "-m", "message_ir", *sys.argv[1:]]
     status = subprocess.run(command, stdout=sink, stderr=sink).returncode
 print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, status)
 """
 
 
-def run(path: Path) -> tuple[float, float, int]:
-    """(peak RSS in MB, seconds, exit status) of `message-ir validate PATH`.
+def run(path: Path, command: str = "validate") -> tuple[float, float, int]:
+    """(peak RSS in MB, seconds, exit status) of `message-ir COMMAND PATH` (`render`: its page
+    written to /dev/null).
 
     A fresh parent process runs each child, so that `RUSAGE_CHILDREN` holds that child only.
     """
     start = time.perf_counter()
+    arguments = [command, str(path)] + (["-o", os.devnull] if command == "render" else [])
     measured = subprocess.run(
-        [sys.executable, "-c", _MEASURE, str(path)], capture_output=True, text=True, check=True
+        [sys.executable, "-c", _MEASURE, *arguments], capture_output=True, text=True, check=True
     ).stdout.split()
     seconds = time.perf_counter() - start
     return int(measured[0]) / 1024, seconds, int(measured[1])
@@ -213,15 +217,16 @@ def main() -> None:
         tree_log = Path(folder) / "claude-code-tree.jsonl"
         copies = write_tree_log(tree_log, int(arguments.gigabytes * 1e9))
         print(f"Python {sys.version.split()[0]}; peak RSS of the child process (ru_maxrss); one run each")
-        for label, path in (
-            (f"valid log, {pairs:,} call/result pairs", pairs_log),
-            ("3,000,000 lines of {} (3,000,000 diagnostics)", empty_log),
-            ("one 200 MB line", long_log),
-            (f"Claude Code session log, {calls:,} calls", session_log),
-            (f"Claude Code tree of real logs, {copies:,} copies", tree_log),
+        for label, path, command in (
+            (f"valid log, {pairs:,} call/result pairs", pairs_log, "validate"),
+            ("3,000,000 lines of {} (3,000,000 diagnostics)", empty_log, "validate"),
+            ("one 200 MB line", long_log, "validate"),
+            (f"Claude Code session log, {calls:,} calls", session_log, "validate"),
+            (f"Claude Code tree of real logs, {copies:,} copies", tree_log, "validate"),
+            ("render of that tree (HTML)", tree_log, "render"),
         ):
             size = path.stat().st_size / 1e6
-            peak, seconds, status = run(path)
+            peak, seconds, status = run(path, command)
             print(f"  {label:<48} {size:8,.0f} MB  peak {peak:6,.0f} MB  {size / seconds:6,.0f} MB/s  exit {status}")
 
 

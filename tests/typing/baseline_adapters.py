@@ -151,11 +151,23 @@ assert_type(Assembler("anthropic").finish().complete, bool)
 assert_type(script(Assembler("gemini").finish().message, "gemini", chunks=2), list[bytes])
 assert_type(ScriptedModel([]).remaining, int)
 
-from message_ir.render import render, render_file_bytes  # noqa: E402  # grouped here
+from message_ir.render import render, render_file_bytes, render_log  # noqa: E402  # grouped here
 
 assert_type(render((), title="empty"), str)
 assert_type(render(Conversation("openai_chat", ()), (), to="markdown"), str)
 assert_type(render_file_bytes(b"[]", format=None, json_lines=False, leaf=None), str)
+with open("page.html", "wb") as page_file:
+    assert_type(render_log("session.jsonl", page_file, format="claude_code", to="markdown", leaf="u1"), None)
+
+# A session log read a segment at a time, added later.
+from message_ir.adapters import Segment  # noqa: E402
+
+read_in_segments = claude_code.FORMAT.segments
+if read_in_segments is not None:
+    for segment in read_in_segments(LogFile("session.jsonl", end=4096), None):
+        assert_type(segment, Segment)
+        assert_type(segment.first_message, int)
+        assert_type(segment.places, dict[str, int])
 
 from message_ir.traces import Trace, TracedConversation, log_records, spans  # noqa: E402  # grouped here
 

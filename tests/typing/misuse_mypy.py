@@ -65,3 +65,4 @@ check_dataset(["train.jsonl"], max_tokens="many")  # type: ignore[arg-type]
 from message_ir.render import render  # noqa: E402
 
 render((), to="pdf")  # type: ignore[arg-type]
+LogFile("session.jsonl", end="all")  # type: ignore[arg-type]

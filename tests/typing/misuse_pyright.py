@@ -65,3 +65,4 @@ check_dataset(["train.jsonl"], max_tokens="many")  # pyright: ignore[reportArgum
 from message_ir.render import render  # noqa: E402
 
 render((), to="pdf")  # pyright: ignore[reportArgumentType]
+LogFile("session.jsonl", end="all")  # pyright: ignore[reportArgumentType]
