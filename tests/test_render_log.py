@@ -19,7 +19,7 @@ from message_ir.adapters._segments import Segment, loaded_segments
 from message_ir.render import Output, _log_page, render_file_bytes, render_log
 from tests.adapters.real import REAL
 from tests.adapters.test_segments import RULES
-from tests.test_render import run
+from tests.test_render import damaged, run
 
 MODULES = {"claude_code": claude_code, "pi": pi, "codex": codex}
 
@@ -124,30 +124,21 @@ def test_a_damaged_log_renders_as_its_bytes_do(data: st.DataObject) -> None:
     same refusal (a `FormatError`, with the first bad segment's reasons: a subset of the
     whole file's)."""
     path = data.draw(st.sampled_from(LOGS), label="log")
-    text = bytearray(path.read_bytes())
-    for _ in range(data.draw(st.integers(1, 3), label="damages")):
-        at = data.draw(st.integers(0, max(len(text) - 1, 0)))
-        action = data.draw(st.sampled_from(["cut", "repeat", "byte"]))
-        if action == "cut":
-            del text[at:]
-        elif action == "repeat":
-            text[at:at] = text[at : at + data.draw(st.integers(1, 200))]
-        elif text:
-            text[at] = data.draw(st.sampled_from(b'{}[]":,\n\\x0'))
+    text = damaged(data, path.read_bytes())
     name = detect(path.read_bytes())
     assert name is not None
     with tempfile.TemporaryDirectory() as folder:
-        damaged = Path(folder) / "log.jsonl"
-        damaged.write_bytes(bytes(text))
+        copy = Path(folder) / "log.jsonl"
+        copy.write_bytes(text)
         expected: str | set[Diagnostic]
         try:
-            expected = render_file_bytes(bytes(text), format=name, title="log")
+            expected = render_file_bytes(text, format=name, title="log")
         except FormatError as error:
             expected = set(error.diagnostics)
         out = io.BytesIO()
         refused: set[Diagnostic] | None = None
         try:
-            render_log(damaged, out, format=name, title="log")
+            render_log(copy, out, format=name, title="log")
         except FormatError as error:
             refused = set(error.diagnostics)
     if refused is None:
