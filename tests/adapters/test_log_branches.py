@@ -55,3 +55,43 @@ def test_a_leaf_whose_id_an_earlier_line_has_is_listed() -> None:
     expected = branches(claude_code.NAME, data, claude_code._KEYS)
     assert [(branch.leaf, branch.line, branch.resumed) for branch in expected] == [("u2", 2, True)]
     assert text_branches(data, claude_code._KEYS) == expected
+
+
+LINE = st.tuples(
+    st.integers(0, 40),  # the parent: that many lines back (0: none)
+    st.booleans(),  # a sub-agent's line
+    st.sampled_from(["user", "assistant"]),
+    st.integers(0, 3),  # the API message of an assistant line (0: none)
+    st.lists(st.integers(0, 5), max_size=2),  # the calls an assistant line makes, or a user line answers
+)
+
+
+def tree_log(lines: list[tuple[int, bool, str, int, list[int]]]) -> bytes:
+    """A Claude Code log of lines shaped as given: parents, sides, split API messages, calls
+    and results, all drawn from small pools so that they meet."""
+    written: list[str] = []
+    for number, (back, sidechain, kind, group, calls) in enumerate(lines):
+        parent = f"u{number - back}" if 0 < back <= number else None
+        if kind == "assistant":
+            content: list[dict[str, object]] = [
+                {"type": "tool_use", "id": f"toolu_{call}", "name": "run", "input": {}} for call in calls
+            ] or [{"type": "text", "text": "ok"}]
+            message: dict[str, object] = {"role": "assistant", "content": content}
+            if group:
+                message["id"] = f"msg_{group}"
+        else:
+            answers = [{"type": "tool_result", "tool_use_id": f"toolu_{call}", "content": "done"} for call in calls]
+            message = {"role": "user", "content": answers or "go on"}
+        line = {"type": kind, "uuid": f"u{number}", "parentUuid": parent, "isSidechain": sidechain, "message": message}
+        written.append(json.dumps(line))
+    return "".join(line + "\n" for line in written).encode()
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(LINE, min_size=1, max_size=60))
+def test_any_tree_has_the_branches_the_walks_find(lines: list[tuple[int, bool, str, int, list[int]]]) -> None:
+    """Trees with many leaves, turns completed off the path (split messages, results hanging
+    elsewhere, calls made off the path whose results hang elsewhere still): the counts the
+    pass keeps as it goes are the walks' own."""
+    data = tree_log(lines)
+    assert text_branches(data, claude_code._KEYS) == branches(claude_code.NAME, data, claude_code._KEYS)

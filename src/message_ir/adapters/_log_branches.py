@@ -64,23 +64,31 @@ def branch_lines(source: object, keys: Keys) -> list[tuple[int, int, bool, bool]
 
 
 class Paths:
-    """The depth-first pass of `branch_lines`. Along the path from a root to the line it is at,
-    it keeps the lines off the path that a line on it completes a turn of (`off`), and counts
-    those that `_walk` adds (message lines, by side): a leaf's count is then found without
-    going over them. Only those of them that are leaves, or make calls (whose answers the walk
-    adds in turn), are gone over at each leaf."""
+    """The depth-first pass of `branch_lines`, along the path from a root to the line it is at.
+
+    `_walk` adds to a path (`_complete_turns`): the message lines of the leaf's side, off the
+    path, that a line on it completes a turn of (of an API message on it, or answering a call
+    it makes): `off`, the direct ones; then the lines answering the calls those make (and so
+    on). The pass keeps both counts as it enters and leaves lines, so that a leaf's count
+    needs no going over them: the direct ones by side (`direct`), and the first ring of the
+    others (`ring`: a line answering a call that a direct one makes and no line on the path
+    does). At a leaf, only the leaves among them (for `holding`) and the lines of the ring
+    that make calls (the rings beyond) are gone over."""
 
     def __init__(self, lines: Lines, holding: dict[int, int]) -> None:
         self.lines = lines
         self.holding = holding  # a leaf -> how many walks hold it (counted as they are found)
-        self.leaves = holding.keys()
         size = len(lines.flags)
         self.on = bytearray(size)  # the lines on the path to the line the pass is at
         self.anchors = array("q", bytes(8 * size))  # a line -> the lines on the path it completes a turn of
         self.off: set[int] = set()  # the lines with anchors that are off the path
         self.direct = [0, 0]  # the message lines of `off`, of the main conversation and of sub-agents
-        self.special: set[int] = set()  # the message lines of `off` that are leaves or make calls
         self.path_calls: dict[int, int] = {}  # a call's digest -> how many lines on the path make it
+        self.made: tuple[dict[int, int], dict[int, int]] = ({}, {})  # by side: a call -> direct lines making it
+        self.support = array("q", bytes(8 * size))  # a line -> the calls it answers that the ring's rule counts
+        self.in_ring = bytearray(size)
+        self.ring = [0, 0]  # by side: how many lines the first ring holds
+        self.watched: tuple[set[int], set[int]] = (set(), set())  # by side: leaves and callers to go over
         self.messages = 0  # the message lines on the path
         self.compactions = 0  # the lines on the path that keep only what follows an entry
         self.by_group, self.answering = index(lines)
@@ -99,24 +107,85 @@ class Paths:
                 if other != number:
                     yield other
 
+    def _side(self, number: int) -> int:
+        return 1 if self.lines.flags[number] & IS_SIDECHAIN else 0
+
+    def _is_message(self, number: int) -> bool:
+        return self.lines.flags[number] & (IS_MESSAGE | IS_NODE) == IS_MESSAGE | IS_NODE
+
+    def _open(self, call: int, side: int) -> bool:
+        """Whether the ring of `side` counts the lines answering `call`: a direct line of that
+        side makes it, no line on the path does."""
+        return bool(self.made[side].get(call)) and not self.path_calls.get(call)
+
+    def _support(self, call: int, side: int, change: int) -> None:
+        """`call` opened (`change` 1) or closed (-1) for the ring of `side`."""
+        for other in self.answering.get(call, ()):
+            if self._side(other) == side:
+                self.support[other] += change
+                self._refresh(other)
+
+    def _refresh(self, number: int) -> None:
+        """Put `number` in the first ring or take it out, by what holds now."""
+        side = self._side(number)
+        inside = (
+            self.support[number] > 0 and not self.on[number] and not self.anchors[number] and self._is_message(number)
+        )
+        if inside == bool(self.in_ring[number]):
+            return
+        self.in_ring[number] = inside
+        self.ring[side] += 1 if inside else -1
+        if self._watch(number):
+            if inside:
+                self.watched[side].add(number)
+            elif number not in self.off:  # (a direct line is watched as one)
+                self.watched[side].discard(number)
+
+    def _watch(self, number: int) -> bool:
+        """Whether a leaf must go over `number` when it is added: a leaf two walks do not hold
+        yet, or a line that makes calls."""
+        return self.holding.get(number, 2) < 2 or number in self.lines.calls
+
+    def _made(self, number: int, change: int) -> None:
+        """The direct line `number` came (`change` 1) or went (-1): the calls it makes."""
+        side = self._side(number)
+        made = self.made[side]
+        for call in self.lines.calls.get(number, ()):
+            was = self._open(call, side)
+            made[call] = made.get(call, 0) + change
+            if self._open(call, side) != was:
+                self._support(call, side, 1 if not was else -1)
+
     def _put_off(self, number: int) -> None:
         if number in self.off:
             return
         self.off.add(number)
-        flag = self.lines.flags[number]
-        if flag & (IS_MESSAGE | IS_NODE) == IS_MESSAGE | IS_NODE:
-            self.direct[bool(flag & IS_SIDECHAIN)] += 1
-            if self.holding.get(number, 2) < 2 or number in self.lines.calls:
-                self.special.add(number)  # (a leaf two walks hold already ends no branch: no need)
+        if self._is_message(number):
+            side = self._side(number)
+            self.direct[side] += 1
+            if self._watch(number):
+                self.watched[side].add(number)
+            self._made(number, 1)
+        self._refresh(number)
 
     def _take_off(self, number: int) -> None:
         if number not in self.off:
             return
         self.off.discard(number)
-        flag = self.lines.flags[number]
-        if flag & (IS_MESSAGE | IS_NODE) == IS_MESSAGE | IS_NODE:
-            self.direct[bool(flag & IS_SIDECHAIN)] -= 1
-            self.special.discard(number)
+        if self._is_message(number):
+            side = self._side(number)
+            self.direct[side] -= 1
+            if not self.in_ring[number]:
+                self.watched[side].discard(number)
+            self._made(number, -1)
+        self._refresh(number)
+
+    def _path_call(self, call: int, change: int) -> None:
+        opened = [self._open(call, side) for side in (0, 1)]
+        self.path_calls[call] = self.path_calls.get(call, 0) + change
+        for side in (0, 1):
+            if self._open(call, side) != opened[side]:
+                self._support(call, side, -1 if opened[side] else 1)
 
     def _enter(self, number: int) -> None:
         self.on[number] = 1
@@ -124,59 +193,58 @@ class Paths:
         self.messages += self.lines.flags[number] & IS_MESSAGE
         self.compactions += number in self.lines.keeps
         for call in self.lines.calls.get(number, ()):
-            self.path_calls[call] = self.path_calls.get(call, 0) + 1
+            self._path_call(call, 1)
         for other in self._partners(number):
             self.anchors[other] += 1
             if not self.on[other]:
                 self._put_off(other)
+            if self.anchors[other] == 1:
+                self._refresh(other)
+        self._refresh(number)
 
     def _leave(self, number: int) -> None:
         self.on[number] = 0
         self.messages -= self.lines.flags[number] & IS_MESSAGE
         self.compactions -= number in self.lines.keeps
         for call in self.lines.calls.get(number, ()):
-            self.path_calls[call] -= 1
+            self._path_call(call, -1)
         for other in self._partners(number):
             self.anchors[other] -= 1
             if not self.anchors[other]:
                 self._take_off(other)
         if self.anchors[number]:
             self._put_off(number)
+        self._refresh(number)
 
     def _completed(self, leaf: int) -> int:
         """How many lines `_complete_turns` adds to the path to `leaf` (the leaves among them
-        counted in `holding`). The lines of `off` of the leaf's side are added (a line on the
-        path is of their API message, or makes a call they answer); then the lines answering
-        the calls they make, in turn."""
-        flags, on, lines = self.lines.flags, self.on, self.lines
-        side = flags[leaf] & IS_SIDECHAIN
-        count = self.direct[bool(side)]
-        holding = self.holding
-        more: set[int] = set()  # the calls the lines added make (not on the path)
-        taken: set[int] = set()  # the lines added for those calls
+        counted in `holding`): the direct ones and the first ring of the leaf's side, then the
+        rings beyond (the lines answering calls the ring makes, in turn)."""
+        flags, on, lines, holding = self.lines.flags, self.on, self.lines, self.holding
+        side = self._side(leaf)
+        count = self.direct[side] + self.ring[side]
+        more: set[int] = set()  # the calls of the rings beyond the first (no line on the path makes them)
+        taken: set[int] = set()  # the lines of the rings beyond the first
         pending: list[int] = []
         done: list[int] = []  # leaves two walks hold: they end no branch, and need no more counting
-        for number in self.special:
-            if flags[number] & IS_SIDECHAIN != side:
-                continue
-            if number in lines.calls:
+        for number in self.watched[side]:
+            if number in lines.calls and self.in_ring[number]:
                 pending.append(number)
             if number in holding:
                 holding[number] += 1
                 if holding[number] >= 2 and number not in lines.calls:
                     done.append(number)
-        self.special.difference_update(done)
+        self.watched[side].difference_update(done)
         while pending:
             number = pending.pop()
             for call in lines.calls.get(number, ()):
-                if self.path_calls.get(call) or call in more:
-                    continue
+                if self.path_calls.get(call) or self.made[side].get(call) or call in more:
+                    continue  # made on the path, or its answers are in the first ring already
                 more.add(call)
                 for other in self.answering.get(call, ()):
-                    flag = flags[other]
-                    if on[other] or self.anchors[other] or other in taken:
-                        continue  # on the path, or added already (when of the side)
-                    if flag & (IS_MESSAGE | IS_NODE) != IS_MESSAGE | IS_NODE or flag & IS_SIDECHAIN != side:
+                    if on[other] or self.anchors[other] or self.in_ring[other] or other in taken:
+                        continue  # on the path, or added already
+                    if not self._is_message(other) or flags[other] & IS_SIDECHAIN != (IS_SIDECHAIN if side else 0):
                         continue
                     taken.add(other)
                     count += 1
