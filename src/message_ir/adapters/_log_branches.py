@@ -1,5 +1,7 @@
 """The branches of a session log given as text or as a `LogFile` (`_tree.branches`), on the
-first pass's compact arrays: in memory of a few bytes a line, in time linear in the log."""
+first pass's compact arrays (a few hundred bytes a line while it runs), in one depth-first
+pass over the tree: each line is entered and left once, and at a leaf only what may add to
+its branch beyond what the pass counts is gone over (see `Paths`)."""
 
 from __future__ import annotations
 
