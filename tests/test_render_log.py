@@ -176,3 +176,20 @@ def test_the_command_line_refuses_a_log_and_leaves_the_output_alone(tmp_path: Pa
     status, _, errors = run("render", "--branch", "nowhere", str(LOGS[0]), "-o", str(out))
     assert (status, errors) == (2, f"message-ir: error: {LOGS[0]}: No line of this log has the ID 'nowhere'\n")
     assert out.read_text() == "an older page"
+
+
+def test_an_output_that_cannot_be_written_is_said_as_such() -> None:
+    """A write that fails while the page is written (a full device) is the output's fault,
+    not the log's: `cannot write`, exit 2."""
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    assert run("render", str(LOGS[0]), "-o", "/dev/full") == (
+        2,
+        "",
+        "message-ir: error: cannot write /dev/full: No space left on device\n",
+    )
+    assert run("render", "/nonexistent/log.jsonl") == (
+        2,
+        "",
+        "message-ir: error: cannot read /nonexistent/log.jsonl: No such file or directory\n",
+    )
