@@ -26,7 +26,7 @@ from message_ir._examples import example_names, read_example, resolve_example
 from message_ir._jsonl import BATCH_BYTES, JsonlReader, decode_jsonl, encode_jsonl
 from message_ir._model import Message
 from message_ir._repair import Fix, repair_transcript
-from message_ir._safe_write import FileStamp, WriteFailed, stamp, write_file, write_with
+from message_ir._safe_write import FileStamp, WriteFailed, Writer, stamp, write_with
 from message_ir._schema import transcript_schema
 from message_ir._untyped import standard_streams
 from message_ir.adapters import FORMATS, Call, FormatError, LogFile, convert, detect
@@ -1112,9 +1112,7 @@ def _render(arguments: _Arguments) -> int:
         )
     except FormatError as error:
         lines = arguments.source_format is not None and FORMATS[arguments.source_format].json_lines
-        for diagnostic in error.diagnostics:
-            _err(_diagnostic_line(_shown(path), diagnostic, lines=lines or _is_jsonl(path, arguments.jsonl)))
-        raise _Unreadable(f"{_shown(path)}: nothing rendered: not {error.format.replace('_', '-')} data") from None
+        raise _nothing_rendered(path, error, lines=lines or _is_jsonl(path, arguments.jsonl)) from None
     except ValueError as error:
         raise _Unreadable(f"{_shown(path)}: {error}") from None
     _write(arguments.output, page.encode("utf-8"), read_as)
@@ -1145,10 +1143,9 @@ def _render_file(arguments: _Arguments, path: str) -> int:
             )
         except FormatError as error:
             declared = FORMATS.get(error.format)
-            lines = json_lines or (declared is not None and declared.json_lines)
-            for diagnostic in error.diagnostics:
-                _err(_diagnostic_line(_shown(path), diagnostic, lines=lines))
-            raise _Unreadable(f"{_shown(path)}: nothing rendered: not {error.format.replace('_', '-')} data") from None
+            raise _nothing_rendered(
+                path, error, lines=json_lines or (declared is not None and declared.json_lines)
+            ) from None
         except ValueError as error:
             raise _Unreadable(f"{_shown(path)}: {error}") from None
         except OSError as error:
@@ -1156,20 +1153,15 @@ def _render_file(arguments: _Arguments, path: str) -> int:
                 raise  # writing the output failed (a file read names itself)
             raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
 
-    output = arguments.output
-    if output is None or output == "-":
-        stdout = _streams.stdout
-        if stdout is None:
-            raise _OutputFailed("standard output is closed")
-        stdout.flush()
-        write(stdout.buffer)
-        stdout.buffer.flush()
-        return EXIT_VALID
-    try:
-        write_with(output, write, read_as=read_as)
-    except WriteFailed as error:
-        raise _Unreadable(str(error)) from None
+    _write_with(arguments.output, write, read_as)
     return EXIT_VALID
+
+
+def _nothing_rendered(path: str, error: FormatError, *, lines: bool) -> _Unreadable:
+    """What `render` says of a file its format refuses: each reason, on standard error."""
+    for diagnostic in error.diagnostics:
+        _err(_diagnostic_line(_shown(path), diagnostic, lines=lines))
+    return _Unreadable(f"{_shown(path)}: nothing rendered: not {error.format.replace('_', '-')} data")
 
 
 def _ended(written: bytes) -> bytes:
@@ -1205,15 +1197,24 @@ def _decode_shape_only(data: bytes, jsonl: bool) -> tuple[Message, ...]:
 
 def _write(output: str | None, data: bytes, read_as: FileStamp | None = None) -> None:
     """Write the output to standard output or to a file, never losing the file (`_safe_write`)."""
+
+    def write(stream: BinaryIO) -> None:
+        stream.write(data)
+
+    _write_with(output, write, read_as)
+
+
+def _write_with(output: str | None, write: Writer, read_as: FileStamp | None = None) -> None:
+    """`_write` of what `write` writes to the open output, piece by piece."""
     if output is None or output == "-":
         stream = _streams.stdout
         if stream is None:
             raise _OutputFailed("standard output is closed")
         stream.flush()
-        stream.buffer.write(data)
+        write(stream.buffer)
         stream.buffer.flush()
         return
     try:
-        write_file(output, data, read_as=read_as)
+        write_with(output, write, read_as=read_as)
     except WriteFailed as error:
         raise _Unreadable(str(error)) from None

@@ -64,7 +64,12 @@ class Checked(NamedTuple):
 def loaded_and_checked(source: object, load: Callable[[object], tuple[Conversation, Origins]], rules: Rules) -> Checked:
     """`load` and `check` in one pass. Raises `FormatError` (and what `load` raises) as `load`
     does."""
-    conversation, origins = load(source)
+    return checked_loaded(*load(source), rules)
+
+
+def checked_loaded(conversation: Conversation, origins: Origins, rules: Rules) -> Checked:
+    """What `check` says of a conversation just loaded, with where its messages came from
+    (never raises)."""
     places = places_of(origins)
     try:
         return Checked(conversation, _found(conversation, origins, rules, example=False), places)

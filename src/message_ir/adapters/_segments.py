@@ -34,7 +34,7 @@ from typing import Final, NamedTuple
 import msgspec
 
 from message_ir import Diagnostic
-from message_ir.adapters._checks import Checked, Rules, by_index, found_parts, places_of, unreadable
+from message_ir.adapters._checks import Checked, Rules, by_index, checked_loaded, found_parts, unreadable
 from message_ir.adapters._conversation import Conversation, FormatError, Note
 from message_ir.adapters._first_pass import Plan, digest, plan
 from message_ir.adapters._load_state import LoadState
@@ -264,12 +264,7 @@ def _segments_alone(
         assert type(state) is LoadState  # no fast path: every segment is read
         if state.problems:
             raise FormatError(format, tuple(sorted(state.problems, key=by_index)))
-        conversation, origins = state.finish(state.container_meta)  # no problems: it raises none
-        try:
-            parts = found_parts(conversation, origins, rules, example=False)
-            diagnostics = sorted((*parts[0], *parts[1], *parts[2], *parts[3]), key=by_index)
-        except Exception as error:  # noqa: BLE001  # as in check: said, never raised
-            diagnostics = list(unreadable(error))
+        conversation, diagnostics, places = checked_loaded(*state.finish(state.container_meta), rules)  # raises none
         notes = tuple(_moved_note(note, messages) for note in conversation.notes)
         if segment.start == 0:  # the notes a load makes of the branch come first, as in a whole load
             notes = found.notes + notes
@@ -278,7 +273,7 @@ def _segments_alone(
             messages,
             msgspec.structs.replace(conversation, notes=notes),
             tuple(_moved(diagnostic, messages) for diagnostic in diagnostics),
-            {path: index + messages for path, index in places_of(origins).items()},
+            {path: index + messages for path, index in places.items()},
         )
         messages += len(conversation.messages)
 

@@ -264,9 +264,9 @@ def _assistant_clean(blocks: list[object] | str, linkage: _fast_line.Linkage) ->
         return None
     for item in blocks:
         block = _object(item)
-        kind = None if block is None else block.get("type")
         if block is None:
             return None
+        kind = block.get("type")
         if kind == "tool_use":
             call_id, name, arguments = block.get("id"), block.get("name"), _object(block.get("input"))
             if not set(block) <= _CALL_KEYS or type(call_id) is not str or type(name) is not str or arguments is None:
@@ -290,9 +290,9 @@ def _user_clean(content: list[object] | str, linkage: _fast_line.Linkage) -> int
     in_text = False
     for item in content:
         block = _object(item)
-        kind = None if block is None else block.get("type")
         if block is None:
             return None
+        kind = block.get("type")
         if kind == "tool_result":
             call_id, result, is_error = block.get("tool_use_id"), block.get("content"), block.get("is_error", False)
             if not set(block) <= _RESULT_KEYS or type(call_id) is not str or type(is_error) is not bool:

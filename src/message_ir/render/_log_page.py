@@ -4,8 +4,9 @@ The log's format reads it a segment at a time (`Format.segments`: every call wit
 results in one segment, so the linkage of each is known before its messages are written).
 Each segment's messages are written to a temporary file as they are placed; the header,
 whose counts and problem list need the whole log, is written after, then the messages
-copied behind it. Held at once: one segment, and what the header lists (the problems, the
-notes about the whole file, the branches).
+copied behind it; so are the header's lists (problems, notes, instructions), written to
+temporary files as they are found. Held at once: two segments at most (see
+`Format.segments`), the branches, and the counts.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from message_ir.adapters import FORMATS, Branch, Format, FormatError, LogFile, S
 from message_ir.render import _page
 from message_ir.render._html import HtmlMarkup
 from message_ir.render._markdown import MarkdownMarkup
-from message_ir.render._source import half_line_remark
+from message_ir.render._source import half_line_remark, only_not_json
 from message_ir.render._text import counts, placed_problems
 from message_ir.render._view import view
 
@@ -61,7 +62,7 @@ def half_written(path: str, declared: Format) -> tuple[int, Diagnostic | None]:
         declared.functions.load(last)
     except FormatError as error:
         reasons = error.diagnostics
-        if reasons and all(reason.code == "INVALID_JSON" and reason.message_index == 0 for reason in reasons):
+        if only_not_json(reasons, 0):
             number = _line_number(path, start)
             return start, Diagnostic(reasons[0].code, number, f"$[{number}]", reasons[0].message)
     except ValueError:
@@ -118,7 +119,7 @@ def render_log(
         for segment in declared.segments(source, leaf) if segments is None else segments:
             written.segment(segment)
         remarks = () if cut is None else (half_line_remark(cut),)
-        for piece in _page.header(written.header(declared.name, remarks, branches), markup):
+        for piece in _page.header(written.header(format, remarks, branches), markup):
             out.write(piece.encode("utf-8"))
         written.body.copy_to(out)
     out.write(markup.end().encode("utf-8"))
@@ -162,21 +163,19 @@ class _Written:
         self.title = title
         self.cut = cut
         self.markup = markup
-        self.itemsed = [0, 0, 0, 0, 0]  # messages, calls, results, problems, notes
+        self.counted = [0, 0, 0, 0, 0]  # messages, calls, results, problems, notes
         self.body = _Spool(stack)
         self.placed = _Spool(stack)
         self.about_the_file = _Spool(stack)
         self.file_notes = _Spool(stack)
         self.instructions = _Spool(stack)
-        self.format = ""
 
     def segment(self, segment: Segment) -> None:
         """Write one segment's messages, and what it adds to the header's lists."""
         conversation = segment.conversation
         diagnostics = segment.diagnostics
-        if self.cut is not None and segment.first_message == 0 and not self.format:
+        if self.cut is not None and segment.first_line == 0:
             diagnostics = (self.cut, *diagnostics)  # as a whole render has it: first
-        self.format = conversation.format
         found = view(
             conversation,
             diagnostics,
@@ -189,7 +188,7 @@ class _Written:
         )
         counted = (len(conversation.messages), found.calls, found.results, len(diagnostics), len(conversation.notes))
         for index, count in enumerate(counted):
-            self.itemsed[index] += count
+            self.counted[index] += count
         markup = self.markup
         self.placed.add(markup.problem(diagnostic, index) for diagnostic, index in placed_problems(found))
         self.about_the_file.add(markup.problem(diagnostic, None) for diagnostic in found.file_problems)
@@ -201,8 +200,8 @@ class _Written:
         placed, about_the_file = self.placed, self.about_the_file
         return _page.Header(
             self.title,
-            self.format or format,
-            counts(*self.itemsed),
+            format,
+            counts(*self.counted),
             remarks,
             _page.Listed(
                 placed.items + about_the_file.items, lambda: itertools.chain(placed.pieces(), about_the_file.pieces())

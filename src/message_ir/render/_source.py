@@ -3,7 +3,7 @@ branches; a session log's half-written last line left out, and said so."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import NamedTuple, TypeAlias, TypeVar
 
 from message_ir import Diagnostic, Message, TranscriptError, decode_jsonl, decode_transcript, validate_transcript
@@ -98,15 +98,17 @@ def _tolerating_half_line(read: Callable[[bytes], T], data: bytes, lines: bool) 
     except FormatError as error:
         start = data.rfind(b"\n") + 1
         last = data.count(b"\n")
-        reasons = error.diagnostics
-        if not lines or start == 0 or data.endswith(b"\n") or not reasons:
-            raise
-        if any(reason.code != "INVALID_JSON" or reason.message_index != last for reason in reasons):
+        if not lines or start == 0 or data.endswith(b"\n") or not only_not_json(error.diagnostics, last):
             raise
         try:
-            return read(data[:start]), reasons[0]
+            return read(data[:start]), error.diagnostics[0]
         except FormatError:
             raise error from None
+
+
+def only_not_json(reasons: Sequence[Diagnostic], line: int) -> bool:
+    """Whether a load refused only the line `line`, as no JSON (what a half-written line is)."""
+    return bool(reasons) and all(reason.code == "INVALID_JSON" and reason.message_index == line for reason in reasons)
 
 
 def half_line_remark(cut: Diagnostic) -> str:
