@@ -3,6 +3,7 @@ anywhere, and the stream diagnostics."""
 
 from __future__ import annotations
 
+import copy
 import itertools
 import json
 import re
@@ -277,12 +278,29 @@ def test_each_stream_of_a_recording_that_holds_several_is_clean() -> None:
         assert (done.complete, done.diagnostics, done.notes) == (True, (), ())
 
 
-_JUNK: st.SearchStrategy[object] = st.sampled_from([None, 0, "", "x", [], {}, {"type": "mystery"}, {"index": 99}, -1])
+_JUNK: st.SearchStrategy[object] = st.sampled_from(
+    [None, 0, "", "x", [], {}, {"type": "mystery"}, {"index": 99}, -1, True]
+)
+_NEW_KEYS: list[str] = ["response", "error", "usage", "x", "thought", "functionCall", "text", "id", "name", "input"]
+_NEW_KEYS.extend(["content", "partialArgs", "willContinue", "finish_reason", "reasoning_content", "item"])
+
+
+def _objects(value: object) -> list[dict[str, object]]:
+    """The JSON objects in `value`, itself first, at any depth."""
+    found: list[dict[str, object]] = []
+    if type(value) is dict:
+        found.append(value)
+        for inner in value.values():
+            found.extend(_objects(inner))
+    elif type(value) is list:
+        for inner in value:
+            found.extend(_objects(inner))
+    return found
 
 
 def _mutated(path: Path, data: st.DataObject) -> list[object]:
     """A recorded stream's events, with events dropped, repeated, swapped or replaced, and
-    fields replaced, added or dropped."""
+    fields replaced, added or dropped, in the event or in an object at any depth in it."""
     events: list[object] = [
         json.loads(line.removeprefix(b"data:").strip())
         for line in path.read_bytes().splitlines()
@@ -302,13 +320,17 @@ def _mutated(path: Path, data: st.DataObject) -> list[object]:
         elif action == "junk":
             events[index] = data.draw(_JUNK)
         elif type(event) is dict and event:
-            key = data.draw(st.sampled_from(sorted(event)))
-            if action == "field":
-                events[index] = {**event, key: data.draw(_JUNK)}
-            elif action == "new field":
-                events[index] = {**event, data.draw(st.sampled_from(["response", "error", "usage", "x"])): 1}
-            else:
-                events[index] = {name: value for name, value in event.items() if name != key}
+            event = copy.deepcopy(event)
+            events[index] = event
+            target = data.draw(st.sampled_from(_objects(event)))
+            if action == "new field":
+                target[data.draw(st.sampled_from(_NEW_KEYS))] = data.draw(st.sampled_from([1, True, "x", {}]))
+            elif target:
+                key = data.draw(st.sampled_from(sorted(target)))
+                if action == "field":
+                    target[key] = data.draw(_JUNK)
+                else:
+                    del target[key]
         if not events:
             break
     return events
@@ -316,12 +338,12 @@ def _mutated(path: Path, data: st.DataObject) -> list[object]:
 
 def _careful(source: bytes, format: str) -> Assembled:
     """`assemble` without the format's fast path: every event read the careful way."""
-    with mock.patch.object(StreamState, "typed", _no_batch):
+    with mock.patch.object(STREAM_FORMATS[format].stream, "take", _take_none):
         return assemble(source, format)
 
 
-def _no_batch(self: StreamState, lines: bytes, total: int) -> None:
-    return None
+def _take_none(self: StreamState, payloads: list[bytes], start: int, first: int) -> int:
+    return start
 
 
 @pytest.mark.parametrize(("format", "path"), STREAMS, ids=IDS)
@@ -340,13 +362,16 @@ def test_mutated_recorded_streams_never_raise(format: str, path: Path, data: st.
 def test_the_fast_path_reads_every_stream_as_the_careful_way(
     format: str, path: Path, data: st.DataObject, cuts: list[int]
 ) -> None:
-    """The fast path (a batch of payloads decoded in one call, the frequent events taken
-    straight) gives what reading each event the careful way gives: on the recording as it
-    is (its own framing: `event:` lines, CRLF), and mutated, fed in pieces cut anywhere."""
+    """The fast path (the payloads of a batch decoded into typed structs, the frequent events
+    taken straight) gives what reading each event the careful way gives: on the recording as it
+    is (its own framing: `event:` lines, CRLF), and mutated, fed in pieces cut anywhere (each
+    framing the fast one cuts in one split, and one it does not)."""
     original = path.read_bytes()
     assert assemble(original, format) == _careful(original, format)
     events = _mutated(path, data)
-    framing = data.draw(st.sampled_from(["data: {}\n\n", "{}\n", "event: x\ndata: {}\r\n\r\n"]))
+    framing = data.draw(
+        st.sampled_from(["data: {}\n\n", "{}\n", "event: x\ndata: {}\n\n", "event: x\ndata: {}\r\n\r\n"])
+    )
     text = "".join(framing.replace("{}", json.dumps(event)) for event in events).encode()
     if data.draw(st.booleans()):
         text += STREAM_FORMATS[format].closing

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 
 from message_ir import Diagnostic
 from message_ir.streams._assembled import Assembled, assembled
-from message_ir.streams._framing import Event, Framing, Located, Payloads, line_event
+from message_ir.streams._framing import Event, Framing, Payloads, payload_event
 from message_ir.streams._registry import STREAM_FORMATS
 from message_ir.streams._script import QueueExhausted, ScriptedModel, script
 
@@ -52,20 +52,17 @@ class Assembler:
                 self._event(event)
 
     def _payloads(self, payloads: Payloads) -> None:
-        """A batch of payloads: decoded in one call by the format's fast path, each event it
-        does not take (or all of them, when the batch is not all events it knows) read the
+        """A batch of payloads: taken by the format's fast path, each event it leaves read the
         careful way. Both give the same message and diagnostics (a property test)."""
         stream = self._stream
-        first, lines, count = payloads
-        typed = stream.typed(lines, count)
-        located = Located(payloads)
-        position = 0
+        first, items = payloads
+        position, count = 0, len(items)
         while position < count:
-            if typed is not None and not stream.complete:
-                position = stream.take(typed, position, first)
+            if not stream.complete:
+                position = stream.take(items, position, first)
                 if position == count:
                     break
-            self._event(line_event(first + position, located.text(position)))
+            self._event(payload_event(first + position, items[position]))
             position += 1
 
     def events(self, events: Iterable[object]) -> None:

@@ -8,7 +8,6 @@ kept as it is (reasoning, a server tool's block), possibly with JSON fragments o
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final, cast
 
@@ -73,30 +72,16 @@ class StreamState:
         self.unknown: list[object] = []  # events of types not known here, kept in the message's meta
         self.complete = False
         self.message_id = ""
-        self.decode_lines: Callable[[bytes], list[object]] | None = None
-        """The format's fast path: its events' payloads, one a line, decoded in one call into
-        its typed structs (see `_typed`); `None`: it has none."""
 
     def event(self, event: Event) -> None:  # pragma: no cover - every format's `Stream` has its own
         """Take the stream's next event."""
         raise NotImplementedError
 
-    def typed(self, lines: bytes, count: int) -> list[object] | None:
-        """`count` payloads, one a line, decoded by the fast path, or `None` when any is not
-        one of the events it knows (then all are read the careful way)."""
-        decode = self.decode_lines
-        if decode is None:
-            return None
-        try:
-            found = decode(lines)
-        except msgspec.DecodeError:  # its ValidationError too
-            return None
-        return found if len(found) == count else None
-
-    def take(self, items: list[object], start: int, first: int) -> int:
-        """Take the events the fast path decoded, from `start`, while each is one of the
-        frequent ones on the simple course (a delta for a block that exists); the index of
-        the first one it leaves, which is read the careful way. Item `n` is event `first + n`."""
+    def take(self, payloads: list[bytes], start: int, first: int) -> int:
+        """The fast path: take the events of `payloads` from `start`, each decoded into the
+        format's typed structs (see `_typed`) and dropped, while each is one of the frequent
+        ones on the simple course (a delta for a block that exists); the index of the first
+        one it leaves, which is read the careful way. Payload `n` is event `first + n`."""
         return start
 
     def error(self, number: int, message: object) -> None:

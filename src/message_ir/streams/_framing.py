@@ -7,7 +7,8 @@ comes; `finish` reads the last one, which a file may end without.
 
 The lines a chunk completes are usually only `data: {...}` payloads, `event:` lines and the
 blank lines between events: then they are given as one batch of payloads (`Payloads`), which
-a format decodes in one call (see `_typed`); any other line makes them go one at a time.
+a format's fast path reads one after the other (see `_typed`); any other line makes them go
+one at a time.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ _decode: Final = msgspec.json.Decoder(object).decode
 _NEWLINE: Final = ord("\n")
 DONE: Final = "[DONE]"
 """What OpenAI Chat's SSE stream sends last, instead of JSON."""
+_DONE_BYTES: Final = DONE.encode()
 
 
 class Event(NamedTuple):
@@ -33,45 +35,11 @@ class Event(NamedTuple):
 
 
 class Payloads(NamedTuple):
-    """The JSON payloads of `total` consecutive events, numbered from `first`, not yet
-    decoded: `lines` holds them one a line (each starting with `{`), with blank lines between."""
+    """The payloads of `len(items)` consecutive events, numbered from `first`, not yet decoded:
+    each what followed `data: ` on its line (or the whole line, when it had no `data: `)."""
 
     first: int
-    lines: bytes
-    total: int
-
-
-class Located:
-    """The payloads of a batch, found one at a time in increasing order (the events the fast
-    path leaves): from the last one found, or from the end when that is nearer; all at once
-    when they are asked for all along the batch."""
-
-    def __init__(self, payloads: Payloads) -> None:
-        self.lines, self.total = payloads.lines, payloads.total
-        self._offset, self._at = -1, -1  # the last payload found, and where its `\\n{` is
-        self._all: list[bytes] | None = None
-        self._asked = 0
-
-    def text(self, offset: int) -> bytes:
-        """The payload `offset` (from 0; at least the one asked before)."""
-        if self._all is not None:
-            return self._all[offset]
-        self._asked += 1
-        lines = self.lines
-        if self._asked > 4 and offset - self._offset > 4 and self.total - offset > 4:
-            self._all = [b"{" + text for text in lines.split(b"\n{")[1:]]
-            return self._all[offset]
-        if offset - self._offset <= self.total - offset:
-            at = self._at
-            for _ in range(offset - self._offset):
-                at = lines.find(b"\n{", at + 1)
-        else:
-            at = len(lines)
-            for _ in range(self.total - offset):
-                at = lines.rfind(b"\n{", 0, at)
-        self._offset, self._at = offset, at
-        end = lines.find(b"\n{", at + 1)
-        return lines[at + 1 : end if end >= 0 else len(lines)]
+    items: list[bytes]
 
 
 _OTHER_LINE: Final = re.compile(rb"\n(?!data: \{|event:|\{|\r?(?:\n|\Z))")
@@ -87,6 +55,40 @@ def line_event(number: int, payload: bytes) -> Event:
         return Event(number, _decode(payload))
     except msgspec.DecodeError as error:
         return Event(number, None, str(error))
+
+
+def payload_event(number: int, payload: bytes) -> Event:
+    """The event of a payload (what followed `data: `, or a whole line starting with `{`):
+    `[DONE]` is `DONE`, anything else its JSON."""
+    if payload.startswith(b"{"):
+        return line_event(number, payload)
+    payload = payload.strip()
+    return Event(number, DONE) if payload == _DONE_BYTES else line_event(number, payload)
+
+
+def _split_plain(lines: bytes) -> list[bytes] | None:
+    """The payloads of whole lines in one of the two usual shapes: every event a `data: `
+    line and a blank line, or an `event:` line, a `data: ` line and a blank line; else `None`.
+
+    One split cuts them, and the count of newlines shows that no line is of another kind:
+    a payload holds no newline, so each event then has its two (or three) lines."""
+    if not lines.endswith(b"\n\n"):
+        return None
+    if lines.startswith(b"data: "):
+        items = lines.split(b"\n\ndata: ")
+        if lines.count(b"\n") != 2 * len(items):
+            return None
+        items[0] = items[0][6:]
+        items[-1] = items[-1][:-2]
+        return items  # an empty one is an empty `data: ` line: not JSON, as the careful way says
+    if lines.startswith(b"event: "):
+        parts = lines.split(b"\n\nevent: ")
+        if lines.count(b"\n") != 3 * len(parts):
+            return None
+        parts[-1] = parts[-1][:-2]
+        items = [part.partition(b"\ndata: ")[2] for part in parts]  # each part `type\ndata: {...}`
+        return None if b"" in items else items  # an empty one: a part without its `data: ` line
+    return None
 
 
 _NOT_A_PAYLOAD: Final = re.compile(rb"\n(?:[^{\r\n]|\r[^\n])")
@@ -115,15 +117,19 @@ class Framing:
         data = self._pending + chunk
         end = data.rfind(b"\n") + 1
         lines, self._pending = data[:end], data[end:]
+        events: list[Event | Payloads] = []
+        items = _split_plain(lines)
+        if items is not None:  # the usual case
+            self._add(items, events)
+            return events
         done = lines.rfind(b"data: [DONE]")  # OpenAI Chat's last line, after its last event
         if done >= 0 and (done == 0 or lines[done - 1] == _NEWLINE) and not lines[done + 12 :].strip():
             lines, last = lines[:done], lines[done:].strip()
         else:
             last = b""
         payloads = _payload_lines(lines)
-        events: list[Event | Payloads] = []
-        if _NOT_A_PAYLOAD.search(payloads) is None:  # the usual case: every line plain
-            self._add(payloads, events)
+        if _NOT_A_PAYLOAD.search(payloads) is None:  # every line plain
+            self._add([b"{" + text for text in payloads.split(b"\n{")[1:]], events)
             if last:
                 events.append(Event(self.next_number(), DONE))
             return events
@@ -143,13 +149,12 @@ class Framing:
 
     def _batch(self, plain: bytes, events: list[Event | Payloads]) -> None:
         """The payloads of plain lines."""
-        self._add(_payload_lines(plain), events)
+        self._add([b"{" + text for text in _payload_lines(plain).split(b"\n{")[1:]], events)
 
-    def _add(self, payloads: bytes, events: list[Event | Payloads]) -> None:
-        count = payloads.count(b"\n{")  # every payload line starts with `{`; the others are blank
-        if count:
-            events.append(Payloads(self._count, payloads, count))
-            self._count += count
+    def _add(self, items: list[bytes], events: list[Event | Payloads]) -> None:
+        if items:
+            events.append(Payloads(self._count, items))
+            self._count += len(items)
 
     def next_number(self) -> int:
         """The number the next event gets (and takes)."""
@@ -169,13 +174,10 @@ class Framing:
         return [event], False
 
     def _line(self, line: bytes) -> Event | None:
-        if line.startswith(b"data: {"):  # the common case: one JSON payload
-            payload = line[6:]
-        else:
-            text = line.strip()
-            if not text or text.startswith((b":", b"event:", b"id:", b"retry:")):
-                return None
-            payload = text[5:].strip() if text.startswith(b"data:") else text
-            if payload == DONE.encode():
-                return Event(self.next_number(), DONE)
-        return line_event(self.next_number(), payload)
+        if line.startswith(b"data: "):  # the common case: one payload
+            return payload_event(self.next_number(), line[6:])
+        text = line.strip()
+        if not text or text.startswith((b":", b"event:", b"id:", b"retry:")):
+            return None
+        payload = text[5:].strip() if text.startswith(b"data:") else text
+        return Event(self.next_number(), DONE) if payload == _DONE_BYTES else line_event(self.next_number(), payload)

@@ -21,7 +21,7 @@ from message_ir import AssistantMessage, TextBlock, ToolCall
 from message_ir.streams._assembled import Call, Kept, Slot, StreamState, Text, as_list, as_object, unknown_event
 from message_ir.streams._framing import Event
 from message_ir.streams._scripting import Events, Split, arguments_text, said_blocks
-from message_ir.streams._typed import lines_decoder, tags
+from message_ir.streams._typed import payload_decoder, tags
 
 NAME: Final = "anthropic"
 _CALL_KEYS: Final = ("type", "id", "name", "input")
@@ -29,11 +29,11 @@ _DELTA_TEXT: Final = {"text_delta": "text", "thinking_delta": "thinking", "signa
 
 
 class _TextDelta(msgspec.Struct, tag="text_delta", gc=False):
-    text: str
+    value: str = msgspec.field(name="text")
 
 
 class _JsonDelta(msgspec.Struct, tag="input_json_delta", gc=False):
-    partial_json: str
+    value: str = msgspec.field(name="partial_json")
 
 
 class _ThinkingDelta(msgspec.Struct, tag="thinking_delta"):
@@ -53,9 +53,22 @@ class _BlockDelta(msgspec.Struct, tag="content_block_delta", gc=False):
     delta: _TextDelta | _JsonDelta | _ThinkingDelta | _SignatureDelta | _CitationsDelta
 
 
+class _TextStart(msgspec.Struct, tag="text", gc=False):
+    text: object = None
+
+
+class _ToolUseStart(msgspec.Struct, tag="tool_use", forbid_unknown_fields=True, gc=False):
+    """A `tool_use` block with no other field (another is kept in the call's `meta`: the
+    careful way)."""
+
+    id: str
+    name: str
+    input: object = None
+
+
 class _BlockStart(msgspec.Struct, tag="content_block_start", gc=False):
-    index: object = None
-    content_block: object = None
+    index: int
+    content_block: _TextStart | _ToolUseStart  # any other block: read the careful way
 
 
 class _BlockStop(msgspec.Struct, tag="content_block_stop", gc=False):
@@ -66,7 +79,7 @@ class _Ping(msgspec.Struct, tag="ping", gc=False):
     index: object = None  # never sent: a struct with no field is `Any` to mypy
 
 
-_DECODE_LINES: Final = lines_decoder(
+_DECODE: Final = payload_decoder(
     _BlockDelta,
     _BlockStart,
     _BlockStop,
@@ -80,37 +93,58 @@ class Stream(StreamState):
 
     def __init__(self) -> None:
         super().__init__()
-        self.decode_lines = _DECODE_LINES
         self.blocks: dict[int, Slot] = {}
         self._after_end = 0
 
-    def take(self, items: list[object], start: int, first: int) -> int:
+    def take(self, payloads: list[bytes], start: int, first: int) -> int:
+        """A block's start or stop, a ping, a text delta for a text block, a JSON delta for a
+        call or a kept block: what the careful way does with it, done here. Deltas run on for
+        the same block: its parts are kept."""
         blocks = self.blocks
-        index, slot = -1, None
-        for position in range(start, len(items)):
-            item = items[position]
-            if type(item) is not _BlockDelta:
-                if type(item) is _BlockStop or type(item) is _Ping:
-                    continue
-                if type(item) is not _BlockStart:
-                    return position
-                try:  # as the careful way reads it, and as it would, an error said
-                    self._start({"index": item.index, "content_block": item.content_block}, first + position)
-                except Exception as error:  # noqa: BLE001  # assembling never raises
-                    self.unreadable(first + position, error)
-                index = -1  # the blocks changed
-                continue
-            if item.index != index:
-                index = item.index
-                slot = blocks.get(index)
-            delta = item.delta
-            if type(delta) is _TextDelta and type(slot) is Text:
-                slot.parts.append(delta.text)
-            elif type(delta) is _JsonDelta and (type(slot) is Call or type(slot) is Kept):
-                slot.parts.append(delta.partial_json)
-            else:
+        decode = _DECODE
+        kind: type[_TextDelta | _JsonDelta] | None = None  # the deltas of the run, and where they go
+        index, parts = -1, []
+        for position in range(start, len(payloads)):
+            try:
+                item = decode(payloads[position])
+            except msgspec.DecodeError:  # its ValidationError too: read the careful way
                 return position
-        return len(items)
+            if type(item) is _BlockDelta:
+                delta = item.delta
+                if type(delta) is not kind or item.index != index:
+                    slot = blocks.get(item.index)
+                    if type(delta) is _TextDelta and type(slot) is Text:
+                        kind, parts = _TextDelta, slot.parts
+                    elif type(delta) is _JsonDelta and (type(slot) is Call or type(slot) is Kept):
+                        kind, parts = _JsonDelta, slot.parts
+                    else:
+                        return position
+                    index = item.index
+                parts.append(delta.value)
+            elif type(item) is _BlockStart:
+                if not self._started(item, first + position):
+                    return position
+                kind = None  # the blocks changed
+            elif type(item) is not _BlockStop and type(item) is not _Ping:
+                return position
+        return len(payloads)
+
+    def _started(self, start: _BlockStart, number: int) -> bool:
+        """A text or `tool_use` block started, as `_start` starts it (`False`: a call without
+        its ID or name, kept whole the careful way)."""
+        block = start.content_block
+        slot: Slot
+        if type(block) is _TextStart:
+            slot = Text([block.text] if type(block.text) is str and block.text else [])
+        else:
+            assert type(block) is _ToolUseStart  # the other of the two
+            if not block.id or not block.name:
+                return False
+            given = as_object(block.input)
+            slot = Call(block.id, block.name, number, given=given if given else None)
+        self.blocks[start.index] = slot
+        self.slots.append(slot)
+        return True
 
     def event(self, event: Event) -> None:
         payload = as_object(event.value)

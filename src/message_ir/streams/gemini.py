@@ -20,79 +20,125 @@ from message_ir import AssistantMessage, TextBlock, ToolCall
 from message_ir.streams._assembled import Call, Kept, StreamState, Text, as_list, as_object, unknown_event
 from message_ir.streams._framing import Event
 from message_ir.streams._scripting import Events, Split, said_blocks
-from message_ir.streams._typed import lines_decoder
 
 NAME: Final = "gemini"
 _VALUES: Final = ("numberValue", "boolValue", "nullValue")
 
 
+# The fast path's structs: the fields of the frequent chunks, typed so that a chunk that needs
+# the careful way fails to decode (a function call, a thought, a finish reason or an error
+# that is not `null`, a part without its text, a value of another type).
+
+
+class _FunctionCall(msgspec.Struct, gc=False):
+    name: str = ""
+    id: object = msgspec.UNSET
+    args: object = None
+    partialArgs: None = None
+    willContinue: None = None
+
+
 class _Part(msgspec.Struct, gc=False):
-    text: object = msgspec.UNSET
-    thought: object = msgspec.UNSET
+    text: str | None = None
+    thought: None = None
     thoughtSignature: object = msgspec.UNSET  # Gemini's own key
-    functionCall: object = msgspec.UNSET
+    functionCall: _FunctionCall | None = None
 
 
 class _Content(msgspec.Struct, gc=False):
-    parts: list[_Part] | None = None
+    parts: list[_Part]
 
 
 class _Candidate(msgspec.Struct, gc=False):
-    content: _Content | None = None
-    finishReason: object = msgspec.UNSET
+    content: _Content
+    finishReason: None = None
 
 
 class _Chunk(msgspec.Struct, gc=False):
-    candidates: list[_Candidate] | None = None
+    candidates: list[_Candidate]
     responseId: object = msgspec.UNSET
     modelVersion: object = msgspec.UNSET
     usageMetadata: object = msgspec.UNSET
-    error: object = msgspec.UNSET
+    error: None = None
 
 
-_DECODE_LINES: Final = lines_decoder(_Chunk)
+_DECODE: Final = msgspec.json.Decoder(_Chunk).decode
 
 
 class Stream(StreamState):
     """The state of one Gemini stream as its chunks arrive."""
 
-    def take(self, items: list[object], start: int, first: int) -> int:
-        """A chunk whose first candidate only adds text parts to the text being written (and
-        may say the response ID, model and usage), without a finish reason or an error."""
-        info = self.info
-        for position in range(start, len(items)):
-            chunk = items[position]
-            if type(chunk) is not _Chunk or chunk.error is not msgspec.UNSET or not chunk.candidates:
-                return position
-            candidate = chunk.candidates[0]
-            content = candidate.content
-            if content is None or content.parts is None or candidate.finishReason is not msgspec.UNSET:
-                return position
-            texts: list[str] = []
-            for part in content.parts:
-                text = part.text
-                if part.functionCall is not msgspec.UNSET or type(text) is not str or part.thought is True:
+    def take(self, payloads: list[bytes], start: int, first: int) -> int:
+        """A chunk whose first candidate has one part, text or a whole call (and may say the
+        response ID, model and usage), without a finish reason or an error: what the careful
+        way does with it, done here."""
+        slots, unset = self.slots, msgspec.UNSET
+        last = slots[-1] if slots else None
+        text = last if type(last) is Text else None  # the text being written, if it is the last block
+        said: list[object] = [unset, unset, unset]  # the last response ID, model and usage taken
+        decode = _DECODE
+        try:
+            for position in range(start, len(payloads)):
+                try:
+                    chunk = decode(payloads[position])
+                except msgspec.DecodeError:  # its ValidationError too: read the careful way
                     return position
-                if text or type(part.thoughtSignature) is str:
-                    texts.append(text)
-            last = self.slots[-1] if self.slots else None
-            if texts and type(last) is not Text:
-                return position
-            response_id = chunk.responseId
-            if type(response_id) is str:
-                self.message_id = response_id
-                info["response_id"] = response_id
-            if chunk.modelVersion is not msgspec.UNSET:
-                info["model"] = chunk.modelVersion
-            if chunk.usageMetadata is not msgspec.UNSET:
-                info["usage"] = chunk.usageMetadata
-            if texts and type(last) is Text:
-                last.parts.extend(texts)
-        return len(items)
+                candidates = chunk.candidates
+                if not candidates:
+                    return position
+                try:
+                    (part,) = candidates[0].content.parts
+                except ValueError:  # no part, or more than one: read the careful way
+                    return position
+                call = part.functionCall
+                if call is not None:
+                    if self._open is not None:
+                        return position
+                    if call.name:
+                        slots.append(self._begun(call, part.thoughtSignature, first + position))
+                        text = None
+                elif part.text is None:
+                    return position
+                elif part.text or type(part.thoughtSignature) is str:
+                    if text is None:
+                        text = Text()
+                        slots.append(text)
+                    text.parts.append(part.text)
+                if type(chunk.responseId) is str:
+                    said[0] = chunk.responseId
+                if chunk.modelVersion is not unset:
+                    said[1] = chunk.modelVersion
+                if chunk.usageMetadata is not unset:
+                    said[2] = chunk.usageMetadata
+            return len(payloads)
+        finally:
+            self._said(*said)
+
+    def _begun(self, call: _FunctionCall, signature: object, number: int) -> Call:
+        """A whole call (not streamed), as `_call` begins one: `_open` is `None`."""
+        call_id = call.id
+        kept: dict[str, object] = {}
+        if type(call_id) is not str or not call_id:
+            call_id = f"stream_call_{self._calls}"
+            kept["made_up_id"] = True
+        if type(signature) is str:
+            kept["thoughtSignature"] = signature
+        self._calls += 1
+        return Call(call_id, call.name, number, given=as_object(call.args), kept=kept)
+
+    def _said(self, response_id: object, model: object, usage: object) -> None:
+        """What the chunks taken said last, as the careful way keeps it."""
+        unset, info = msgspec.UNSET, self.info
+        if type(response_id) is str:
+            self.message_id = response_id
+            info["response_id"] = response_id
+        if model is not unset:
+            info["model"] = model
+        if usage is not unset:
+            info["usage"] = usage
 
     def __init__(self) -> None:
         super().__init__()
-        self.decode_lines = _DECODE_LINES
         self._open: Call | None = None  # a call whose arguments are still streaming
         self._args: dict[str, object] = {}
         self._calls = 0

@@ -12,6 +12,7 @@ provider's error.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 import msgspec
@@ -20,7 +21,6 @@ from message_ir import AssistantMessage, TextBlock, ToolCall
 from message_ir.streams._assembled import Call, Kept, StreamState, Text, as_list, as_object, unknown_event
 from message_ir.streams._framing import DONE, Event
 from message_ir.streams._scripting import Events, Split, arguments_text, said_blocks
-from message_ir.streams._typed import lines_decoder
 
 NAME: Final = "openai_chat"
 CLOSING: Final = b"data: [DONE]\n\n"
@@ -28,37 +28,50 @@ CLOSING: Final = b"data: [DONE]\n\n"
 _REASONING_KEYS: Final = ("reasoning_content", "reasoning")
 
 
+# The fast path's structs: the fields of the frequent chunks, typed so that a chunk that needs
+# the careful way fails to decode (a reasoning text, a finish reason, usage or an error that
+# is not `null`, a fragment without its index or function, a value of another type).
+
+
 class _Function(msgspec.Struct, gc=False):
-    arguments: object = msgspec.UNSET
+    arguments: str | None = None
     name: object = msgspec.UNSET
 
 
 class _Fragment(msgspec.Struct, gc=False):
-    index: object = msgspec.UNSET
-    function: _Function | None = None
+    index: int
+    function: _Function
+    id: object = msgspec.UNSET
 
 
 class _Delta(msgspec.Struct, gc=False):
-    content: object = msgspec.UNSET
+    content: str | None = None
     tool_calls: list[_Fragment] | None = None
-    reasoning_content: object = msgspec.UNSET
-    reasoning: object = msgspec.UNSET
+    reasoning_content: None = None
+    reasoning: None = None
 
 
 class _Choice(msgspec.Struct, gc=False):
     delta: _Delta | None = None
-    finish_reason: object = None
+    finish_reason: None = None
 
 
 class _Chunk(msgspec.Struct, gc=False):
+    choices: list[_Choice] | None = None
+    usage: None = None
+    error: None = None
+
+
+class _Named(_Chunk, gc=False):
+    """A chunk with the ID and model, read until the stream's are known (later ones are not
+    read: the first ones stay)."""
+
     id: object = msgspec.UNSET
     model: object = msgspec.UNSET
-    choices: list[_Choice] | None = None
-    usage: object = None
-    error: object = msgspec.UNSET
 
 
-_DECODE_LINES: Final = lines_decoder(_Chunk)
+_DECODE: Final[Callable[[bytes], _Chunk]] = msgspec.json.Decoder(_Chunk).decode
+_DECODE_NAMED: Final[Callable[[bytes], _Chunk]] = msgspec.json.Decoder(_Named).decode
 
 
 class Stream(StreamState):
@@ -66,57 +79,64 @@ class Stream(StreamState):
 
     def __init__(self) -> None:
         super().__init__()
-        self.decode_lines = _DECODE_LINES
         self.calls: dict[int, Call] = {}
 
-    def take(self, items: list[object], start: int, first: int) -> int:
-        """A chunk whose first choice adds text to the text being written, or arguments to
-        calls begun, and nothing else that needs the careful way (an ID or model not seen
-        yet, usage, reasoning, a finish reason, an error)."""
-        unset, calls = msgspec.UNSET, self.calls
-        known_id = self.info.get("response_id") if self.message_id else None  # an ID seen before
-        has_model = "model" in self.info
-        last = self.slots[-1] if self.slots else None
+    def take(self, payloads: list[bytes], start: int, first: int) -> int:
+        """A chunk whose first choice adds text, or arguments to calls, or begins one call,
+        and nothing else that needs the careful way (an ID or model not known yet, usage,
+        reasoning, a finish reason, an error): what the careful way does with it, done here."""
+        info, slots, calls = self.info, self.slots, self.calls
+        named = not (self.message_id and "response_id" in info and "model" in info)
+        decode = _DECODE_NAMED if named else _DECODE
+        last = slots[-1] if slots else None
         text = last if type(last) is Text else None  # the text being written, if it is the last block
-        for position in range(start, len(items)):
-            chunk = items[position]
-            if type(chunk) is not _Chunk or chunk.error is not unset or chunk.usage is not None:
+        for position in range(start, len(payloads)):
+            try:
+                chunk = decode(payloads[position])
+            except msgspec.DecodeError:  # its ValidationError too: read the careful way
                 return position
-            chunk_id = chunk.id
-            if (type(chunk_id) is str and chunk_id != known_id) or (not has_model and type(chunk.model) is str):
+            if named and type(chunk) is _Named and self._names(chunk):
                 return position
             choices = chunk.choices
             if not choices:
                 return position
-            choice = choices[0]
-            delta = choice.delta
-            if (
-                delta is None
-                or choice.finish_reason is not None
-                or delta.reasoning_content is not unset
-                or delta.reasoning is not unset
-            ):
+            delta = choices[0].delta
+            if delta is None:
                 return position
             content, fragments = delta.content, delta.tool_calls
-            if type(content) is str:
-                if content and text is None:
-                    return position
-            elif content is not unset and content is not None:
-                return position
+            begun: Call | None = None
             if fragments:
-                adding: list[tuple[Call, str]] = []
-                for fragment in fragments:
-                    function, index = fragment.function, fragment.index
-                    call = calls.get(index) if type(index) is int else None
-                    if call is None or function is None:
-                        return position
-                    if type(function.arguments) is str:
-                        adding.append((call, function.arguments))
-                for call, arguments in adding:
-                    call.parts.append(arguments)
-            if text is not None and type(content) is str and content:
+                if len(fragments) == 1:
+                    fragment = fragments[0]
+                    if fragment.index not in calls:
+                        call_id, name = fragment.id, fragment.function.name
+                        if type(call_id) is not str or not call_id or type(name) is not str or not name:
+                            return position
+                        begun = Call(call_id, name, first + position)
+                elif any(fragment.index not in calls for fragment in fragments):
+                    return position
+            if content:
+                if text is None:
+                    text = Text()
+                    slots.append(text)
                 text.parts.append(content)
-        return len(items)
+            if fragments:
+                if begun is not None:
+                    calls[fragments[0].index] = begun
+                    slots.append(begun)
+                    text = None
+                for fragment in fragments:
+                    arguments = fragment.function.arguments
+                    if arguments is not None:
+                        calls[fragment.index].parts.append(arguments)
+        return len(payloads)
+
+    def _names(self, chunk: _Named) -> bool:
+        """Whether the chunk says the stream's ID or model, not known yet."""
+        info = self.info
+        if type(chunk.id) is str and (not self.message_id or "response_id" not in info):
+            return True
+        return type(chunk.model) is str and "model" not in info
 
     def event(self, event: Event) -> None:
         value = event.value

@@ -21,7 +21,7 @@ from message_ir import AssistantMessage, TextBlock, ToolCall
 from message_ir.streams._assembled import Call, Kept, Slot, StreamState, Text, as_list, as_object, unknown_event
 from message_ir.streams._framing import Event
 from message_ir.streams._scripting import Events, Split, arguments_text, said_blocks
-from message_ir.streams._typed import lines_decoder, tags
+from message_ir.streams._typed import payload_decoder, tags
 
 NAME: Final = "openai_responses"
 _ENDS: Final = ("response.completed", "response.incomplete", "response.failed")
@@ -35,10 +35,15 @@ def _message_text(item: dict[str, object]) -> str:
     return "".join(texts)
 
 
+# The fast path's structs: the fields of the frequent events, typed so that an event that
+# needs the careful way fails to decode (a `response` that is not `null`, a value of another
+# type); the `response` of each is typed `None` for that.
+
+
 class _Delta(msgspec.Struct, gc=False):
     output_index: int
     delta: str
-    response: object = msgspec.UNSET
+    response: None = None
 
 
 class _TextDelta(_Delta, tag="response.output_text.delta"):
@@ -49,34 +54,59 @@ class _ArgumentsDelta(_Delta, tag="response.function_call_arguments.delta"):
     pass
 
 
+class _ArgumentsDone(msgspec.Struct, tag="response.function_call_arguments.done", gc=False):
+    output_index: int
+    arguments: str
+    response: None = None
+
+
+class _OutputPart(msgspec.Struct, gc=False):
+    type: object = None
+    text: object = None
+
+
+class _MessageItem(msgspec.Struct, tag="message", gc=False):
+    content: list[_OutputPart] = []
+
+    def text(self) -> str:
+        """What `_message_text` gives for the item."""
+        return "".join([part.text for part in self.content if part.type == "output_text" and type(part.text) is str])
+
+
+class _CallItem(msgspec.Struct, tag="function_call", gc=False):
+    call_id: object = None
+    name: object = None
+    arguments: object = None
+
+
 class _ItemAdded(msgspec.Struct, tag="response.output_item.added", gc=False):
-    output_index: object = None
-    item: object = None
-    response: object = msgspec.UNSET
+    output_index: int
+    item: _MessageItem | _CallItem  # any other item: read the careful way
+    response: None = None
 
 
 class _ItemDone(msgspec.Struct, tag="response.output_item.done", gc=False):
-    output_index: object = None
-    item: object = None
-    response: object = msgspec.UNSET
+    output_index: int
+    item: _MessageItem | _CallItem
+    response: None = None
 
 
 class _PartEvent(msgspec.Struct, tag="response.content_part.added", gc=False):
-    output_index: object = None
-    response: object = msgspec.UNSET
+    output_index: int
+    response: None = None
 
 
 class _PartDone(msgspec.Struct, tag="response.content_part.done", gc=False):
-    output_index: object = None
-    response: object = msgspec.UNSET
+    output_index: int
+    response: None = None
 
 
 class _TextDone(msgspec.Struct, tag="response.output_text.done", gc=False):
-    output_index: object = None
-    response: object = msgspec.UNSET
+    output_index: int
+    response: None = None
 
 
-_DECODE_LINES: Final = lines_decoder(
+_DECODE: Final = payload_decoder(
     _TextDelta,
     _ArgumentsDelta,
     _ItemAdded,
@@ -84,6 +114,7 @@ _DECODE_LINES: Final = lines_decoder(
     _PartEvent,
     _PartDone,
     _TextDone,
+    _ArgumentsDone,
     *tags(
         "response.created",
         "response.in_progress",
@@ -94,7 +125,6 @@ _DECODE_LINES: Final = lines_decoder(
         "response.output_text.annotation.added",
         "response.refusal.delta",
         "response.refusal.done",
-        "response.function_call_arguments.done",
         "response.reasoning_text.delta",
         "response.reasoning_text.done",
         "response.reasoning_summary_part.added",
@@ -111,50 +141,83 @@ class Stream(StreamState):
 
     def __init__(self) -> None:
         super().__init__()
-        self.decode_lines = _DECODE_LINES
         self.items: dict[int, Slot] = {}
 
-    def take(self, items: list[object], start: int, first: int) -> int:
-        slots, unset = self.items, msgspec.UNSET
-        for position in range(start, len(items)):
-            item = items[position]
-            if type(item) is _TextDelta:
-                slot = slots.get(item.output_index)
-                if type(slot) is not Text or item.response is not unset:
-                    return position
-                slot.parts.append(item.delta)
-            elif type(item) is _ArgumentsDelta:
-                call = slots.get(item.output_index)
-                if type(call) is not Call or item.response is not unset:
-                    return position
-                call.parts.append(item.delta)
-            elif not self._take_other(item, first + position):
+    def take(self, payloads: list[bytes], start: int, first: int) -> int:
+        """A delta of an output added as a message or a function call, an output's or a
+        content part's start or end, a function call's whole arguments: what the careful way
+        does with it, done here. Deltas run on for the same output: its parts are kept."""
+        slots = self.items
+        decode = _DECODE
+        kind: type[_Delta] | None = None  # the deltas of the run, and where they go
+        index, parts = -1, []
+        for position in range(start, len(payloads)):
+            try:
+                item = decode(payloads[position])
+            except msgspec.DecodeError:  # its ValidationError too: read the careful way
                 return position
-        return len(items)
+            if type(item) is _TextDelta or type(item) is _ArgumentsDelta:
+                if type(item) is not kind or item.output_index != index:
+                    slot = slots.get(item.output_index)
+                    if type(item) is _TextDelta and type(slot) is Text:
+                        kind, parts = _TextDelta, slot.parts
+                    elif type(item) is _ArgumentsDelta and type(slot) is Call:
+                        kind, parts = _ArgumentsDelta, slot.parts
+                    else:
+                        return position
+                    index = item.output_index
+                parts.append(item.delta)
+            elif self._take_other(item, first + position):
+                kind = None  # the outputs may have changed
+            else:
+                return position
+        return len(payloads)
 
     def _take_other(self, item: object, number: int) -> bool:
-        """An item's start or end, or a content part's, read as the careful way reads it;
-        `False` for any other event, or one that needs more (a response, an index that is
-        not a number or names no output)."""
+        """An output's start or end (a message or a function call), a content part's, or a
+        call's whole arguments, read as the careful way reads them; `False` for any other
+        event, or one for an output never added, or whose item does not fit its output."""
         if type(item) is _ItemAdded:
-            index, response = item.output_index, item.response
-        elif type(item) is _ItemDone or type(item) is _PartEvent or type(item) is _PartDone or type(item) is _TextDone:
-            index, response = item.output_index, item.response
-            if type(index) is not int or index not in self.items:
+            return self._item_added(item, number)
+        if type(item) is _PartEvent or type(item) is _PartDone or type(item) is _TextDone:
+            return item.output_index in self.items
+        if type(item) is _ArgumentsDone:
+            call = self.items.get(item.output_index)
+            if type(call) is not Call:
                 return False
+            call.parts[:] = [item.arguments]
+            return True
+        if type(item) is not _ItemDone:
+            return False
+        slot, done = self.items.get(item.output_index), item.item
+        if type(slot) is Text and type(done) is _MessageItem:
+            slot.parts[:] = [done.text()]
+        elif type(slot) is Call and type(done) is _CallItem:
+            if type(done.arguments) is str:
+                slot.parts[:] = [done.arguments]
         else:
             return False
-        if type(index) is not int or response is not msgspec.UNSET:
-            return False
-        try:  # as the careful way reads it, and as it would, an error said
-            if type(item) is _ItemAdded:
-                self._added(index, as_object(item.item) or {}, number)
-            elif type(item) is _ItemDone:
-                done = as_object(item.item)
-                if done is not None:
-                    self._done(self.items[index], done)
-        except Exception as error:  # noqa: BLE001  # assembling never raises
-            self.unreadable(number, error)
+        return True
+
+    def _item_added(self, event: _ItemAdded, number: int) -> bool:
+        """A message or a function call added, as `_added` adds it (`False`: a call without
+        its ID or name, kept whole the careful way)."""
+        item = event.item
+        slot: Slot
+        if type(item) is _MessageItem:
+            text = item.text()
+            slot = Text([text] if text else [])
+        else:
+            assert type(item) is _CallItem  # the other of the two
+            call_id, name = item.call_id, item.name
+            if type(call_id) is not str or not call_id or type(name) is not str or not name:
+                return False
+            call = Call(call_id, name, number)
+            if type(item.arguments) is str and item.arguments:
+                call.parts.append(item.arguments)
+            slot = call
+        self.items[event.output_index] = slot
+        self.slots.append(slot)
         return True
 
     def event(self, event: Event) -> None:
