@@ -90,6 +90,21 @@ def test_every_recorded_stream_is_complete_and_its_parsed_events_give_the_same(f
 
 
 @pytest.mark.parametrize(("format", "path"), STREAMS, ids=IDS)
+@given(window=st.integers(min_value=0, max_value=4096), mutate=st.booleans(), data=st.data())
+def test_a_chunk_framed_in_windows_of_any_size_assembles_the_same(
+    format: str, path: Path, window: int, mutate: bool, data: st.DataObject
+) -> None:
+    """`feed` frames a large chunk a window at a time (cut after a blank line, else after a
+    newline): any window size gives what the whole gives, on the recording and mutated."""
+    text = path.read_bytes()
+    if mutate:
+        text = "".join(f"data: {json.dumps(event)}\n\n" for event in _mutated(path, data)).encode()
+    expected = assemble(text, format)
+    with mock.patch("message_ir.streams._WINDOW", window):
+        assert assemble(text, format) == expected
+
+
+@pytest.mark.parametrize(("format", "path"), STREAMS, ids=IDS)
 @given(cuts=st.lists(st.integers(min_value=0, max_value=1 << 20), max_size=12))
 def test_bytes_split_anywhere_assemble_the_same(format: str, path: Path, cuts: list[int]) -> None:
     data = path.read_bytes()

@@ -22,12 +22,27 @@ replays queued streams one request at a time.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from message_ir import Diagnostic
 from message_ir.streams._assembled import Assembled, assembled
 from message_ir.streams._framing import Event, Framing, Payloads, payload_event
 from message_ir.streams._registry import STREAM_FORMATS
 from message_ir.streams._script import QueueExhausted, ScriptedModel, script
+
+_WINDOW: Final = 1 << 16
+"""How many bytes `Assembler.feed` frames at a time, at least: a batch's payloads are taken
+while they are still in the processor's cache, and never all held."""
+
+
+def _window_end(data: bytes, start: int) -> int:
+    """Where the window from `start` ends: after the first blank line (an event's end) past
+    `_WINDOW` bytes, else after the first newline, else at the end."""
+    end = data.find(b"\n\n", start + _WINDOW)
+    if end >= 0:
+        return end + 2
+    end = data.find(b"\n", start + _WINDOW)
+    return len(data) if end < 0 else end + 1
 
 
 class Assembler:
@@ -44,12 +59,16 @@ class Assembler:
         """The next bytes of the stream (text is taken as its UTF-8)."""
         data = chunk.encode("utf-8", "surrogatepass") if type(chunk) is str else chunk
         assert type(data) is bytes
-        for event in self._framing.feed(data):
-            if type(event) is Payloads:
-                self._payloads(event)
-            else:
-                assert type(event) is Event
-                self._event(event)
+        start, size = 0, len(data)
+        while start < size:  # a window at a time
+            end = _window_end(data, start)
+            for event in self._framing.feed(data[start:end] if start or end < size else data):
+                if type(event) is Payloads:
+                    self._payloads(event)
+                else:
+                    assert type(event) is Event
+                    self._event(event)
+            start = end
 
     def _payloads(self, payloads: Payloads) -> None:
         """A batch of payloads: taken by the format's fast path, each event it leaves read the
