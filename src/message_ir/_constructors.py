@@ -227,8 +227,10 @@ def _meta(function: str, where: tuple[PathSegment, ...], meta: object) -> msgspe
 def _tool_call(
     function: str, where: tuple[PathSegment, ...], id: object, name: object, arguments: object, meta: msgspec.Raw
 ) -> ToolCall:
-    _check(function, (*where, "id"), identifier_problem(id))
-    _check(function, (*where, "name"), identifier_problem(name))
+    if type(id) is not str or not id or not id.isascii():  # else surely an identifier
+        _check(function, (*where, "id"), identifier_problem(id))
+    if type(name) is not str or not name or not name.isascii():
+        _check(function, (*where, "name"), identifier_problem(name))
     assert type(id) is str  # checked just above
     assert type(name) is str
     return checked_tool_call(id, name, _json_object(function, (*where, "arguments"), arguments), meta)

@@ -385,6 +385,9 @@ def _copy_object(record: dict[str, object], level: int) -> dict[str, object] | N
         return None
     copy: dict[str, object] = {}
     for key, value in list(record.items()):
+        if type(value) is str and value.isascii():  # the usual member, kept without a call
+            copy[key] = value
+            continue
         member = _copied(value, level)
         if member is _REFUSED:
             return None
@@ -395,6 +398,9 @@ def _copy_object(record: dict[str, object], level: int) -> dict[str, object] | N
 def _copy_array(elements: list[object], level: int) -> list[object] | None:
     copy: list[object] = []
     for value in elements:
+        if type(value) is str and value.isascii():
+            copy.append(value)
+            continue
         member = _copied(value, level)
         if member is _REFUSED:
             return None

@@ -162,7 +162,9 @@ def assembled(
     if unknown:
         info = {**info, "unknown_events": unknown}
     meta: dict[str, object] | None = {STREAM_KEY: info} if info else None
-    message = assistant_message(id=message_id, content=blocks, meta=None if meta is None else as_input(meta))
+    shell = assistant_message(id=message_id, content=[], meta=None if meta is None else as_input(meta))
+    # Each block was made by its checked constructor: the message holds them as they are.
+    message = AssistantMessage(id=shell.id, content=tuple(blocks), meta_json=shell.meta_json)
     found.sort(key=lambda diagnostic: -1 if diagnostic.message_index is None else diagnostic.message_index)
     return Assembled(message, tuple(found), complete, tuple(notes or ()))
 

@@ -156,16 +156,17 @@ class Stream(StreamState):
                 item = decode(payloads[position])
             except msgspec.DecodeError:  # its ValidationError too: read the careful way
                 return position
-            if type(item) is _TextDelta or type(item) is _ArgumentsDelta:
-                if type(item) is not kind or item.output_index != index:
-                    slot = slots.get(item.output_index)
-                    if type(item) is _TextDelta and type(slot) is Text:
-                        kind, parts = _TextDelta, slot.parts
-                    elif type(item) is _ArgumentsDelta and type(slot) is Call:
-                        kind, parts = _ArgumentsDelta, slot.parts
-                    else:
-                        return position
-                    index = item.output_index
+            if type(item) is kind and item.output_index == index:  # the run goes on
+                parts.append(item.delta)
+            elif type(item) is _TextDelta or type(item) is _ArgumentsDelta:
+                slot = slots.get(item.output_index)
+                if type(item) is _TextDelta and type(slot) is Text:
+                    kind, parts = _TextDelta, slot.parts
+                elif type(item) is _ArgumentsDelta and type(slot) is Call:
+                    kind, parts = _ArgumentsDelta, slot.parts
+                else:
+                    return position
+                index = item.output_index
                 parts.append(item.delta)
             elif self._take_other(item, first + position):
                 kind = None  # the outputs may have changed
