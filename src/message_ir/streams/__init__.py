@@ -30,7 +30,7 @@ from message_ir.streams._framing import Event, Framing, Payloads, payload_event
 from message_ir.streams._registry import STREAM_FORMATS
 from message_ir.streams._script import QueueExhausted, ScriptedModel, script
 
-_WINDOW: Final = 1 << 16
+_WINDOW: Final = 1 << 14
 """How many bytes `Assembler.feed` frames at a time, at least: a batch's payloads are taken
 while they are still in the processor's cache, and never all held."""
 

@@ -108,12 +108,12 @@ def unknown_event(unknown: list[object], notes: list[Note], number: int, payload
     notes.append(Note("UNKNOWN_EVENT", None, f"$[{number}]", text))
 
 
-@dataclass
+@dataclass(slots=True)
 class Text:
     parts: list[str] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(slots=True)
 class Call:
     id: str
     name: str
@@ -123,7 +123,7 @@ class Call:
     kept: dict[str, object] = field(default_factory=dict)  # the block's other fields
 
 
-@dataclass
+@dataclass(slots=True)
 class Kept:
     format: str
     kind: str
