@@ -160,3 +160,16 @@ def assert_saves_in_the_ir(messages: tuple[Message, ...]) -> None:
     (`encode_*` of loaded messages once wrote `"meta":}`, which no reader takes)."""
     assert decode_transcript(encode_transcript(messages), check_linkage=False) == messages
     assert decode_jsonl(encode_jsonl(messages), check_linkage=False) == messages
+
+
+def json_objects(value: object) -> list[dict[str, object]]:
+    """The JSON objects in `value`, itself first, at any depth."""
+    found: list[dict[str, object]] = []
+    if type(value) is dict:
+        found.append(value)
+        for inner in value.values():
+            found.extend(json_objects(inner))
+    elif type(value) is list:
+        for inner in value:
+            found.extend(json_objects(inner))
+    return found

@@ -34,7 +34,7 @@ from message_ir import (
     validate_jsonl,
     validate_transcript,
 )
-from tests.support import Hostile, TrapDict, loose
+from tests.support import Hostile, TrapDict, json_objects, loose
 
 
 def hostile_positions() -> list[object]:
@@ -241,18 +241,6 @@ def _transcript_json() -> list[dict[str, object]]:
     return parsed
 
 
-def _objects(value: object) -> list[dict[str, object]]:
-    found: list[dict[str, object]] = []
-    if type(value) is dict:
-        found.append(value)
-        for item in value.values():
-            found.extend(_objects(item))
-    elif type(value) is list:
-        for item in value:
-            found.extend(_objects(item))
-    return found
-
-
 def _dumps(value: object, target: int, key: str, junk: object) -> str:
     """JSON text of `value`, with `key: junk` written first inside the object whose id is `target`."""
     if type(value) is dict:
@@ -271,7 +259,7 @@ _JUNK = st.none() | st.integers() | st.text(max_size=3) | st.lists(st.integers()
 @given(st.data(), _JUNK)
 def test_a_repeated_key_anywhere_is_read_as_json_loads_reads_it(data: st.DataObject, junk: object) -> None:
     value = _transcript_json()
-    objects = _objects(value)
+    objects = json_objects(value)
     target = data.draw(st.sampled_from(objects))
     key = data.draw(st.sampled_from(sorted(target)))
     text = _dumps(value, id(target), key, junk)

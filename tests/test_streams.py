@@ -22,6 +22,7 @@ from message_ir.streams import STREAM_FORMATS, Assembled, Assembler, QueueExhaus
 from message_ir.streams._assembled import StreamState
 from tests.adapters.real import real_files
 from tests.property.strategies import arguments_objects, identifiers, texts
+from tests.support import json_objects
 
 STREAMS = [
     (format, path)
@@ -300,19 +301,6 @@ _NEW_KEYS: list[str] = ["response", "error", "usage", "x", "thought", "functionC
 _NEW_KEYS.extend(["content", "partialArgs", "willContinue", "finish_reason", "reasoning_content", "item"])
 
 
-def _objects(value: object) -> list[dict[str, object]]:
-    """The JSON objects in `value`, itself first, at any depth."""
-    found: list[dict[str, object]] = []
-    if type(value) is dict:
-        found.append(value)
-        for inner in value.values():
-            found.extend(_objects(inner))
-    elif type(value) is list:
-        for inner in value:
-            found.extend(_objects(inner))
-    return found
-
-
 def _mutated(path: Path, data: st.DataObject) -> list[object]:
     """A recorded stream's events, with events dropped, repeated, swapped or replaced, and
     fields replaced, added or dropped, in the event or in an object at any depth in it."""
@@ -337,7 +325,7 @@ def _mutated(path: Path, data: st.DataObject) -> list[object]:
         elif type(event) is dict and event:
             event = copy.deepcopy(event)
             events[index] = event
-            target = data.draw(st.sampled_from(_objects(event)))
+            target = data.draw(st.sampled_from(json_objects(event)))
             if action == "new field":
                 target[data.draw(st.sampled_from(_NEW_KEYS))] = data.draw(st.sampled_from([1, True, "x", {}]))
             elif target:

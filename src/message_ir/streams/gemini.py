@@ -95,7 +95,9 @@ class Stream(StreamState):
                     if self._open is not None:
                         return position
                     if call.name:
-                        slots.append(self._begun(call, part.thoughtSignature, first + position))
+                        slots.append(
+                            self._begun(call.id, call.name, call.args, part.thoughtSignature, first + position)
+                        )
                         text = None
                 elif part.text is None:
                     return position
@@ -114,9 +116,9 @@ class Stream(StreamState):
         finally:
             self._said(*said)
 
-    def _begun(self, call: _FunctionCall, signature: object, number: int) -> Call:
-        """A whole call (not streamed), as `_call` begins one: `_open` is `None`."""
-        call_id = call.id
+    def _begun(self, call_id: object, name: str, args: object, signature: object, number: int) -> Call:
+        """A call begun (at event `number`): its ID, or one made up and said in its `meta`,
+        and the thought signature it came with."""
         kept: dict[str, object] = {}
         if type(call_id) is not str or not call_id:
             call_id = f"stream_call_{self._calls}"
@@ -124,7 +126,7 @@ class Stream(StreamState):
         if type(signature) is str:
             kept["thoughtSignature"] = signature
         self._calls += 1
-        return Call(call_id, call.name, number, given=as_object(call.args), kept=kept)
+        return Call(call_id, name, number, given=as_object(args), kept=kept)
 
     def _said(self, response_id: object, model: object, usage: object) -> None:
         """What the chunks taken said last, as the careful way keeps it."""
@@ -214,15 +216,7 @@ class Stream(StreamState):
             self._close()  # an empty `functionCall`: the streamed call is whole
             return
         self._close()
-        call_id = call.get("id")
-        kept: dict[str, object] = {}
-        if type(call_id) is not str or not call_id:
-            call_id = f"stream_call_{self._calls}"
-            kept["made_up_id"] = True
-        if type(signature) is str:
-            kept["thoughtSignature"] = signature
-        self._calls += 1
-        slot = Call(call_id, name, number, given=as_object(call.get("args")), kept=kept)
+        slot = self._begun(call.get("id"), name, call.get("args"), signature, number)
         self.slots.append(slot)
         if call.get("willContinue") is True:
             self._open, self._args = slot, {}
