@@ -72,10 +72,11 @@ class Stream(StreamState):
         """A chunk whose first candidate has one part, text or a whole call (and may say the
         response ID, model and usage), without a finish reason or an error: what the careful
         way does with it, done here."""
-        slots, unset = self.slots, msgspec.UNSET
+        slots, info, unset = self.slots, self.info, msgspec.UNSET
         last = slots[-1] if slots else None
         text = last if type(last) is Text else None  # the text being written, if it is the last block
-        said: list[object] = [unset, unset, unset]  # the last response ID, model and usage taken
+        said: list[object] = [unset, unset, unset]  # the last response ID, model and usage taken,
+        # kept when the loop ends (each key is in `info` already: its place there stays)
         decode = _DECODE
         try:
             for position in range(start, len(payloads)):
@@ -106,12 +107,22 @@ class Stream(StreamState):
                         text = Text()
                         slots.append(text)
                     text.parts.append(part.text)
-                if type(chunk.responseId) is str:
-                    said[0] = chunk.responseId
-                if chunk.modelVersion is not unset:
-                    said[1] = chunk.modelVersion
-                if chunk.usageMetadata is not unset:
-                    said[2] = chunk.usageMetadata
+                response_id, model, usage = chunk.responseId, chunk.modelVersion, chunk.usageMetadata
+                if (
+                    (type(response_id) is str and "response_id" not in info)
+                    or (model is not unset and "model" not in info)
+                    or (usage is not unset and "usage" not in info)
+                ):  # a key said for the first time: kept now, in the careful way's order
+                    self._said(*said)
+                    self._said(response_id, model, usage)
+                    said = [unset, unset, unset]
+                    continue
+                if type(response_id) is str:
+                    said[0] = response_id
+                if model is not unset:
+                    said[1] = model
+                if usage is not unset:
+                    said[2] = usage
             return len(payloads)
         finally:
             self._said(*said)
