@@ -75,57 +75,41 @@ class Stream(StreamState):
         slots, info, unset = self.slots, self.info, msgspec.UNSET
         last = slots[-1] if slots else None
         text = last if type(last) is Text else None  # the text being written, if it is the last block
-        said: list[object] = [unset, unset, unset]  # the last response ID, model and usage taken,
-        # kept when the loop ends (each key is in `info` already: its place there stays)
         decode = _DECODE
-        try:
-            for position in range(start, len(payloads)):
-                try:
-                    chunk = decode(payloads[position])
-                except msgspec.DecodeError:  # its ValidationError too: read the careful way
+        for position in range(start, len(payloads)):
+            try:
+                chunk = decode(payloads[position])
+            except msgspec.DecodeError:  # its ValidationError too: read the careful way
+                return position
+            candidates = chunk.candidates
+            if not candidates:
+                return position
+            try:
+                (part,) = candidates[0].content.parts
+            except ValueError:  # no part, or more than one: read the careful way
+                return position
+            call = part.functionCall
+            if call is not None:
+                if self._open is not None:
                     return position
-                candidates = chunk.candidates
-                if not candidates:
-                    return position
-                try:
-                    (part,) = candidates[0].content.parts
-                except ValueError:  # no part, or more than one: read the careful way
-                    return position
-                call = part.functionCall
-                if call is not None:
-                    if self._open is not None:
-                        return position
-                    if call.name:
-                        slots.append(
-                            self._begun(call.id, call.name, call.args, part.thoughtSignature, first + position)
-                        )
-                        text = None
-                elif part.text is None:
-                    return position
-                elif part.text or type(part.thoughtSignature) is str:
-                    if text is None:
-                        text = Text()
-                        slots.append(text)
-                    text.parts.append(part.text)
-                response_id, model, usage = chunk.responseId, chunk.modelVersion, chunk.usageMetadata
-                if (
-                    (type(response_id) is str and "response_id" not in info)
-                    or (model is not unset and "model" not in info)
-                    or (usage is not unset and "usage" not in info)
-                ):  # a key said for the first time: kept now, in the careful way's order
-                    self._said(*said)
-                    self._said(response_id, model, usage)
-                    said = [unset, unset, unset]
-                    continue
-                if type(response_id) is str:
-                    said[0] = response_id
-                if model is not unset:
-                    said[1] = model
-                if usage is not unset:
-                    said[2] = usage
-            return len(payloads)
-        finally:
-            self._said(*said)
+                if call.name:
+                    slots.append(self._begun(call.id, call.name, call.args, part.thoughtSignature, first + position))
+                    text = None
+            elif part.text is None:
+                return position
+            elif part.text or type(part.thoughtSignature) is str:
+                if text is None:
+                    text = Text()
+                    slots.append(text)
+                text.parts.append(part.text)
+            if type(chunk.responseId) is str:  # as the careful way keeps them, in its order
+                self.message_id = chunk.responseId
+                info["response_id"] = chunk.responseId
+            if chunk.modelVersion is not unset:
+                info["model"] = chunk.modelVersion
+            if chunk.usageMetadata is not unset:
+                info["usage"] = chunk.usageMetadata
+        return len(payloads)
 
     def _begun(self, call_id: object, name: str, args: object, signature: object, number: int) -> Call:
         """A call begun (at event `number`): its ID, or one made up and said in its `meta`,
@@ -138,17 +122,6 @@ class Stream(StreamState):
             kept["thoughtSignature"] = signature
         self._calls += 1
         return Call(call_id, name, number, given=as_object(args), kept=kept)
-
-    def _said(self, response_id: object, model: object, usage: object) -> None:
-        """What the chunks taken said last, as the careful way keeps it."""
-        unset, info = msgspec.UNSET, self.info
-        if type(response_id) is str:
-            self.message_id = response_id
-            info["response_id"] = response_id
-        if model is not unset:
-            info["model"] = model
-        if usage is not unset:
-            info["usage"] = usage
 
     def __init__(self) -> None:
         super().__init__()
