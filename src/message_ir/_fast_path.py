@@ -15,9 +15,10 @@ exactly what it checked.
 
 Its safety rules are the guard's: exact type checks on each value itself before use; a
 `dict` is used only once `_untyped.str_keyed_dict` has confirmed it is an exact `dict` whose
-keys are exact `str`s (compared by type identity in C), so no caller `__hash__` or `__eq__`
-can run; nested values are walked by recursion bounded by `MAX_DEPTH`, which also ends a
-cycle.
+keys are exact `str`s (compared by type identity), so no caller `__hash__` or `__eq__` can
+run (the copy lists an exact `dict`'s items first and checks each key's type before it
+hashes it into the copy); nested values are walked by recursion bounded by `MAX_DEPTH`,
+which also ends a cycle.
 
 Typing: every value is narrowed where it is used (`type(value) is str` on the value, not on
 a cached `type(value)`), and containers are listed through the typed helpers of `_untyped`
@@ -46,7 +47,7 @@ from message_ir._model import (
     ToolResultMessage,
     UserMessage,
 )
-from message_ir._untyped import exact_sequence_items, instance_dict, str_keyed_dict
+from message_ir._untyped import exact_dict_items, exact_sequence_items, instance_dict, str_keyed_dict
 from message_ir._wire import BLOCKS, MESSAGES, META
 
 _surrogate_in: Final = LONE_SURROGATE.search
@@ -342,11 +343,11 @@ def copy_json_object(value: object) -> dict[str, object] | None:
     satisfy the JSON rule, else `None`, after which `check_json_tree` finds the problem.
 
     Every container is listed once (`list(...)` of an exact builtin, a single C call), its
-    members are checked in that listing and copied from it, so what is checked is what is
-    kept, whatever else happens meanwhile.
+    keys and members are checked in that listing and copied from it, so what is checked is
+    what is kept, whatever else happens meanwhile.
     """
-    record = str_keyed_dict(_field(value, "_items")) if type(value) is FrozenJsonObject else str_keyed_dict(value)
-    return None if record is None else _copy_object(record, 1)
+    items = exact_dict_items(_field(value, "_items") if type(value) is FrozenJsonObject else value)
+    return None if items is None else _copy_object(items, 1)
 
 
 _REFUSED: Final = object()
@@ -365,26 +366,24 @@ def _copied(value: object, level: int) -> object:
     if level >= MAX_DEPTH:
         return _REFUSED
     copy: dict[str, object] | list[object] | None
-    if type(value) is FrozenJsonObject:
-        inner = str_keyed_dict(_field(value, "_items"))
-        copy = None if inner is None else _copy_object(inner, level + 1)
+    items = exact_dict_items(_field(value, "_items") if type(value) is FrozenJsonObject else value)
+    if items is not None:
+        copy = _copy_object(items, level + 1)
     else:
-        record = str_keyed_dict(value)
-        if record is not None:
-            copy = _copy_object(record, level + 1)
-        else:
-            items = exact_sequence_items(value)
-            if items is None:
-                return _REFUSED
-            copy = _copy_array(items, level + 1)
+        elements = exact_sequence_items(value)
+        if elements is None:
+            return _REFUSED
+        copy = _copy_array(elements, level + 1)
     return _REFUSED if copy is None else copy
 
 
-def _copy_object(record: dict[str, object], level: int) -> dict[str, object] | None:
-    if not _plain_keys(record):
-        return None
+def _copy_object(items: list[tuple[object, object]], level: int) -> dict[str, object] | None:
+    """The copy of a JSON object's listed items: each key an exact `str` without a lone
+    surrogate (checked by type identity before it is hashed into the copy)."""
     copy: dict[str, object] = {}
-    for key, value in list(record.items()):
+    for key, value in items:
+        if type(key) is not str or (not key.isascii() and _surrogate_in(key) is not None):
+            return None
         if type(value) is str and value.isascii():  # the usual member, kept without a call
             copy[key] = value
             continue

@@ -20,9 +20,7 @@ Each function is small, runs no caller code, and returns `object` or a precise t
 from __future__ import annotations
 
 import json
-import operator
 import sys
-from itertools import repeat
 from typing import BinaryIO, Final, NamedTuple, TextIO
 
 import msgspec
@@ -41,12 +39,17 @@ def exact_dict_items(value: object) -> list[tuple[object, object]] | None:
 def str_keyed_dict(value: object) -> dict[str, object] | None:
     """`value` itself if it is an exact `dict` whose keys are all exact `str`s, else `None`.
 
-    The keys are compared by type identity in one C loop (`map(type, ...)`): no caller
-    `__hash__`, `__eq__` or `__iter__` runs.
+    The keys are compared by type identity while the exact dict is iterated (the dict's own
+    C iterator): no caller `__hash__`, `__eq__` or `__iter__` runs. A plain loop: for the
+    small dicts of tool arguments and blocks, it takes well under half the time of an
+    `all(map(...))` over the keys (whose iterators cost more to set up than the loop).
     """
-    if type(value) is dict and all(map(operator.is_, map(type, value), repeat(str))):
-        return value
-    return None
+    if type(value) is not dict:
+        return None
+    for key in value:
+        if type(key) is not str:
+            return None
+    return value
 
 
 def exact_sequence_items(value: object) -> list[object] | None:
