@@ -70,24 +70,24 @@ def _split_plain(lines: bytes) -> list[bytes] | None:
     """The payloads of whole lines in one of the two usual shapes: every event a `data: `
     line and a blank line, or an `event:` line, a `data: ` line and a blank line; else `None`.
 
-    One split cuts them, and the count of newlines shows that no line is of another kind:
-    a payload holds no newline, so each event then has its two (or three) lines."""
+    One split cuts them; when no piece holds a newline (one search of the pieces joined,
+    which is faster than counting the newlines of the lines), no line is of another kind."""
     if not lines.endswith(b"\n\n"):
         return None
     if lines.startswith(b"data: "):
         items = lines.split(b"\n\ndata: ")
-        if lines.count(b"\n") != 2 * len(items):
-            return None
         items[0] = items[0][6:]
         items[-1] = items[-1][:-2]
-        return items  # an empty one is an empty `data: ` line: not JSON, as the careful way says
+        # An empty item is an empty `data: ` line: not JSON, as the careful way says.
+        return None if b"\n" in b"".join(items) else items
     if lines.startswith(b"event: "):
         parts = lines.split(b"\n\nevent: ")
-        if lines.count(b"\n") != 3 * len(parts):
-            return None
         parts[-1] = parts[-1][:-2]
-        items = [part.partition(b"\ndata: ")[2] for part in parts]  # each part `type\ndata: {...}`
-        return None if b"" in items else items  # an empty one: a part without its `data: ` line
+        cut = [part.partition(b"\ndata: ") for part in parts]  # each part `type\ndata: {...}`
+        items = [payload for _, _, payload in cut]
+        if b"" in items or b"\n" in b"".join(items) or b"\n" in b"".join([kind for kind, _, _ in cut]):
+            return None  # a part without its `data: ` line, or with a line of another kind
+        return items
     return None
 
 
