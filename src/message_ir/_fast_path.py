@@ -350,58 +350,72 @@ def copy_json_object(value: object) -> dict[str, object] | None:
     return None if items is None else _copy_object(items, 1)
 
 
-_REFUSED: Final = object()
-
-
-def _copied(value: object, level: int) -> object:
-    """A member of a container at `level`, copied if it is a container, or `_REFUSED`."""
-    if type(value) is str:
-        return value if value.isascii() or _surrogate_in(value) is None else _REFUSED
-    if type(value) is int:
-        return value if value.bit_length() <= SAFE_INT_BITS else _REFUSED
-    if type(value) is bool or value is None:
-        return value
-    if type(value) is float:
-        return value if _isfinite(value) else _REFUSED
+def _container_copy(value: object, level: int) -> dict[str, object] | list[object] | None:
+    """The copy of a member of a container at `level` that is not a JSON scalar: an object or
+    an array within `MAX_DEPTH`, else `None`."""
     if level >= MAX_DEPTH:
-        return _REFUSED
-    copy: dict[str, object] | list[object] | None
+        return None
     items = exact_dict_items(_field(value, "_items") if type(value) is FrozenJsonObject else value)
     if items is not None:
-        copy = _copy_object(items, level + 1)
-    else:
-        elements = exact_sequence_items(value)
-        if elements is None:
-            return _REFUSED
-        copy = _copy_array(elements, level + 1)
-    return _REFUSED if copy is None else copy
+        return _copy_object(items, level + 1)
+    elements = exact_sequence_items(value)
+    return None if elements is None else _copy_array(elements, level + 1)
+
+
+# The two loops below check the scalars inline (a call per member would be most of the cost),
+# and each key's type before the key is hashed into the copy.
 
 
 def _copy_object(items: list[tuple[object, object]], level: int) -> dict[str, object] | None:
-    """The copy of a JSON object's listed items: each key an exact `str` without a lone
-    surrogate (checked by type identity before it is hashed into the copy)."""
+    """The copy of a JSON object's listed items at `level`: each key an exact `str` without a
+    lone surrogate, each value a JSON value."""
     copy: dict[str, object] = {}
     for key, value in items:
         if type(key) is not str or (not key.isascii() and _surrogate_in(key) is not None):
             return None
-        if type(value) is str and value.isascii():  # the usual member, kept without a call
+        if type(value) is str:
+            if not value.isascii() and _surrogate_in(value) is not None:
+                return None
             copy[key] = value
-            continue
-        member = _copied(value, level)
-        if member is _REFUSED:
-            return None
-        copy[key] = member
+        elif type(value) is int:
+            if value.bit_length() > SAFE_INT_BITS:
+                return None
+            copy[key] = value
+        elif type(value) is bool or value is None:
+            copy[key] = value
+        elif type(value) is float:
+            if not _isfinite(value):
+                return None
+            copy[key] = value
+        else:
+            member = _container_copy(value, level)
+            if member is None:
+                return None
+            copy[key] = member
     return copy
 
 
 def _copy_array(elements: list[object], level: int) -> list[object] | None:
+    """The copy of a JSON array's listed elements at `level`."""
     copy: list[object] = []
     for value in elements:
-        if type(value) is str and value.isascii():
+        if type(value) is str:
+            if not value.isascii() and _surrogate_in(value) is not None:
+                return None
             copy.append(value)
-            continue
-        member = _copied(value, level)
-        if member is _REFUSED:
-            return None
-        copy.append(member)
+        elif type(value) is int:
+            if value.bit_length() > SAFE_INT_BITS:
+                return None
+            copy.append(value)
+        elif type(value) is bool or value is None:
+            copy.append(value)
+        elif type(value) is float:
+            if not _isfinite(value):
+                return None
+            copy.append(value)
+        else:
+            member = _container_copy(value, level)
+            if member is None:
+                return None
+            copy.append(member)
     return copy
