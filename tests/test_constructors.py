@@ -19,6 +19,7 @@ from message_ir import (
     ToolResultMessage,
     UserMessage,
     assistant_message,
+    frozen_json_object,
     text_block,
     text_from_assistant,
     tool_call,
@@ -117,6 +118,14 @@ def test_existing_blocks_and_frozen_arguments_are_accepted() -> None:
     assert again.arguments == call.arguments
     nested = tool_call(id="c3", name="read", arguments={"wrapped": call.arguments})
     assert nested.arguments["wrapped"] == {"path": "p"}
+
+
+def test_a_frozen_object_inside_a_snapshot_is_kept_whole() -> None:
+    inner = frozen_json_object({"b": 1})
+    snapshot = frozen_json_object({"a": inner, "list": [inner, (1, 2)], "big": 10**40})
+    assert snapshot == {"a": {"b": 1}, "list": ({"b": 1}, (1, 2)), "big": 10**40}
+    assert type(snapshot["a"]) is FrozenJsonObject
+    assert snapshot.thaw() == {"a": {"b": 1}, "list": [{"b": 1}, [1, 2]], "big": 10**40}
 
 
 def test_large_ints_negative_zero_and_unicode_survive() -> None:

@@ -10,6 +10,7 @@ from message_ir._constructors import (
     TextBlockInput,
     ToolCallInput,
     assistant_message,
+    frozen_json_object,
     opaque_block,
     text_block,
     text_from_assistant,
@@ -31,7 +32,6 @@ from message_ir._guards import (
     is_transcript_json,
     is_user_message_json,
 )
-from message_ir._json_rule import frozen_json_object
 from message_ir._jsonl import decode_jsonl, encode_jsonl, iter_jsonl_diagnostics, validate_jsonl
 from message_ir._limits import MAX_DEPTH
 from message_ir._model import (

@@ -24,7 +24,7 @@ from message_ir._field_rules import (
     text_problem,
     unknown_field,
 )
-from message_ir._frozen_values import FrozenJsonObject, JsonInput
+from message_ir._frozen_values import FrozenJsonObject, JsonInput, freeze_decoded
 from message_ir._json_rule import check_json_tree, type_name
 from message_ir._model import (
     NO_META,
@@ -288,6 +288,28 @@ def _existing_opaque_block(function: str, where: tuple[PathSegment, ...], block:
     assert type(format) is str  # checked above
     assert type(kind) is str
     return OpaqueBlock(format=format, kind=kind, data_json=data, meta_json=meta)
+
+
+def frozen_json_object(value: Mapping[str, JsonInput]) -> FrozenJsonObject:
+    """A read-only deep snapshot of a JSON object (a `dict`, or a `FrozenJsonObject` as it is).
+
+    The value is checked by the JSON rule (the one the constructors apply to tool arguments):
+    anything else raises `ConstructionError`, a `TypeError`, naming the path.
+    """
+    if type(value) is FrozenJsonObject:
+        return value
+    if type(value) is not dict:
+        raise ConstructionError("frozen_json_object", "$", f"Expected `dict`, got `{type_name(value)}`")
+    # A plain copy, checked as it is made (a `FrozenJsonObject` inside becomes a plain dict),
+    # then frozen: the careful walk only when the quick copy is in doubt.
+    copy: dict[str, object] | list[object] | None = copy_json_object(value)
+    if copy is None:
+        problem, copy = check_json_tree(value, copy=True)
+        if problem is not None:
+            raise ConstructionError("frozen_json_object", join_path("$", problem.segments), problem.message)
+    frozen = freeze_decoded(copy)
+    assert type(frozen) is FrozenJsonObject  # a dict freezes to one
+    return frozen
 
 
 def text_from_assistant(message: AssistantMessage) -> str:

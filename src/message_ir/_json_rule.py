@@ -17,15 +17,13 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
 from typing import Final, NamedTuple
 
 import msgspec
 
-from message_ir._errors import ConstructionError
-from message_ir._frozen_values import FrozenJsonObject, JsonInput, freeze_decoded
+from message_ir._frozen_values import FrozenJsonObject
 from message_ir._limits import MAX_DEPTH
-from message_ir._paths import PathSegment, join_path
+from message_ir._paths import PathSegment
 from message_ir._untyped import exact_dict_items, exact_sequence_items, int_digit_limit, more_digits_than
 
 
@@ -203,21 +201,3 @@ def check_json_tree(root: object, *, copy: bool) -> tuple[JsonProblem | None, di
         elif type(output) is list:
             output.append(value)
     return None, first.output
-
-
-def frozen_json_object(value: Mapping[str, JsonInput]) -> FrozenJsonObject:
-    """A read-only deep snapshot of a JSON object (a `dict`, or a `FrozenJsonObject` as it is).
-
-    The value is checked by the JSON rule (the one the constructors apply to tool arguments):
-    anything else raises `ConstructionError`, a `TypeError`, naming the path.
-    """
-    if type(value) is FrozenJsonObject:
-        return value
-    if type(value) is not dict:
-        raise ConstructionError("frozen_json_object", "$", f"Expected `dict`, got `{type_name(value)}`")
-    problem, _ = check_json_tree(value, copy=False)
-    if problem is not None:
-        raise ConstructionError("frozen_json_object", join_path("$", problem.segments), problem.message)
-    frozen = freeze_decoded(value)
-    assert type(frozen) is FrozenJsonObject  # an exact dict freezes to one
-    return frozen
