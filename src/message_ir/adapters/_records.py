@@ -32,8 +32,11 @@ def split_record(record: dict[str, object], known: Collection[str], usual: tuple
     keys = tuple(record)
     if keys == usual:  # the common case: the usual keys in the usual order, all of them known
         return info
-    if keys != tuple(key for key in usual if key in record):
+    present = tuple([key for key in usual if key in record])
+    if keys != present:
         info["keys"] = list(keys)
+    if len(present) == len(keys):  # every key a usual one, so a known one: nothing extra
+        return info
     extra = {key: value for key, value in record.items() if key not in known}
     if extra:
         info["extra"] = extra
@@ -46,10 +49,17 @@ def build_record(info: Info, usual: Sequence[str], values: dict[str, object]) ->
     A key of the kept order is written from `values` if the IR has it, else from `extra`;
     `values` the order does not name come after, in the usual order.
     """
+    if not info:  # the common case: the usual order, nothing extra
+        record = {key: values[key] for key in usual if key in values}
+        if len(record) < len(values):
+            for name, value in values.items():
+                if name not in record:
+                    record[name] = value
+        return record
     keys = as_array(info.get("keys"))
     extra = as_object(info.get("extra")) or {}
     order: Sequence[object] = usual if keys is None else keys
-    record: dict[str, object] = {}
+    record = {}
     for key in order:
         if type(key) is not str:
             continue
