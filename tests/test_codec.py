@@ -103,6 +103,22 @@ def test_whitespace_and_escapes_decode_to_the_canonical_message() -> None:
     assert decode_transcript(pretty) == sample()
 
 
+def test_spaced_arguments_of_many_calls_are_each_kept_compact() -> None:
+    # Compacted together as one array and cut back into the calls: a string holding `}, {`
+    # or spaces must not move a cut.
+    arguments = [{"text": 'x }, {"a": 1} y', "n": [number, {"k": " , "}]} for number in range(3)]
+    calls = [{"type": "toolCall", "id": f"c{n}", "name": "f", "arguments": arguments[n]} for n in range(3)]
+    results = [
+        {"role": "toolResult", "id": f"r{n}", "toolCallId": f"c{n}", "toolName": "f", "content": "", "isError": False}
+        for n in range(3)
+    ]
+    pretty = json.dumps([{"role": "assistant", "id": "a", "content": calls}, *results], indent=1)
+    first = decode_transcript(pretty)[0]
+    assert type(first) is AssistantMessage
+    kept = [block.arguments_json for block in first.content if type(block) is ToolCall]
+    assert [bytes(raw) for raw in kept] == [msgspec.json.encode(each) for each in arguments]
+
+
 def test_an_in_progress_session_encodes_but_does_not_decode_unless_asked() -> None:
     pending = sample()[:2]
     encoded = encode_transcript(pending)
