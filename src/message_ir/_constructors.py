@@ -205,8 +205,9 @@ def _block(function: str, index: int, block: object) -> AssistantBlock:
     return _tool_call(function, where, fields["id"], fields["name"], fields["arguments"], meta)
 
 
-def _json_object(function: str, where: tuple[PathSegment, ...], value: object) -> msgspec.Raw:
-    """A snapshot of a JSON object (a `dict` or `FrozenJsonObject`) as compact JSON text."""
+def _json_copy(function: str, where: tuple[PathSegment, ...], value: object) -> dict[str, object] | list[object]:
+    """A plain deep copy of a JSON object (a `dict` or `FrozenJsonObject`, one inside becoming
+    a plain dict), checked by the JSON rule as it is made; the careful walk only on doubt."""
     if type(value) is not dict and type(value) is not FrozenJsonObject:
         _fail(function, where, f"Expected `dict`, got `{type_name(value)}`")
     copy: dict[str, object] | list[object] | None = copy_json_object(value)
@@ -214,7 +215,13 @@ def _json_object(function: str, where: tuple[PathSegment, ...], value: object) -
         problem, copy = check_json_tree(value, copy=True)
         if problem is not None:
             _fail(function, (*where, *problem.segments), problem.message)
-    return msgspec.Raw(encode_json(copy))
+    assert copy is not None  # the careful walk copies what it accepts
+    return copy
+
+
+def _json_object(function: str, where: tuple[PathSegment, ...], value: object) -> msgspec.Raw:
+    """A snapshot of a JSON object (a `dict` or `FrozenJsonObject`) as compact JSON text."""
+    return msgspec.Raw(encode_json(_json_copy(function, where, value)))
 
 
 def _meta(function: str, where: tuple[PathSegment, ...], meta: object) -> msgspec.Raw:
@@ -298,16 +305,7 @@ def frozen_json_object(value: Mapping[str, JsonInput]) -> FrozenJsonObject:
     """
     if type(value) is FrozenJsonObject:
         return value
-    if type(value) is not dict:
-        raise ConstructionError("frozen_json_object", "$", f"Expected `dict`, got `{type_name(value)}`")
-    # A plain copy, checked as it is made (a `FrozenJsonObject` inside becomes a plain dict),
-    # then frozen: the careful walk only when the quick copy is in doubt.
-    copy: dict[str, object] | list[object] | None = copy_json_object(value)
-    if copy is None:
-        problem, copy = check_json_tree(value, copy=True)
-        if problem is not None:
-            raise ConstructionError("frozen_json_object", join_path("$", problem.segments), problem.message)
-    frozen = freeze_decoded(copy)
+    frozen = freeze_decoded(_json_copy("frozen_json_object", (), value))
     assert type(frozen) is FrozenJsonObject  # a dict freezes to one
     return frozen
 

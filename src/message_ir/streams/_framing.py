@@ -95,6 +95,11 @@ _NOT_A_PAYLOAD: Final = re.compile(rb"\n(?:[^{\r\n]|\r[^\n])")
 """In `_payload_lines`: a line that is neither a payload nor blank (so it was not plain)."""
 
 
+def _payloads_of(payloads: bytes) -> list[bytes]:
+    """The payloads of `_payload_lines`' text (each line after a newline starting with `{`)."""
+    return [b"{" + text for text in payloads.split(b"\n{")[1:]]
+
+
 def _payload_lines(lines: bytes) -> bytes:
     """Lines with their `event:` lines and `data: ` prefixes taken out, after a newline: the
     plain ones become payloads (starting with `{`) and blank lines."""
@@ -129,7 +134,7 @@ class Framing:
             last = b""
         payloads = _payload_lines(lines)
         if _NOT_A_PAYLOAD.search(payloads) is None:  # every line plain
-            self._add([b"{" + text for text in payloads.split(b"\n{")[1:]], events)
+            self._add(_payloads_of(payloads), events)
             if last:
                 events.append(Event(self.next_number(), DONE))
             return events
@@ -149,7 +154,7 @@ class Framing:
 
     def _batch(self, plain: bytes, events: list[Event | Payloads]) -> None:
         """The payloads of plain lines."""
-        self._add([b"{" + text for text in _payload_lines(plain).split(b"\n{")[1:]], events)
+        self._add(_payloads_of(_payload_lines(plain)), events)
 
     def _add(self, items: list[bytes], events: list[Event | Payloads]) -> None:
         if items:
@@ -179,5 +184,4 @@ class Framing:
         text = line.strip()
         if not text or text.startswith((b":", b"event:", b"id:", b"retry:")):
             return None
-        payload = text[5:].strip() if text.startswith(b"data:") else text
-        return Event(self.next_number(), DONE) if payload == _DONE_BYTES else line_event(self.next_number(), payload)
+        return payload_event(self.next_number(), text[5:].strip() if text.startswith(b"data:") else text)

@@ -35,6 +35,22 @@ def _message_text(item: dict[str, object]) -> str:
     return "".join(texts)
 
 
+def _text(text: str) -> Text:
+    """A message added, with the text it already holds."""
+    return Text([text] if text else [])
+
+
+def _call(call_id: object, name: object, arguments: object, number: int) -> Call | None:
+    """A function call added (at event `number`) with its ID, name and any arguments so far;
+    `None` without its ID or name (the item is then kept whole)."""
+    if type(call_id) is not str or not call_id or type(name) is not str or not name:
+        return None
+    call = Call(call_id, name, number)
+    if type(arguments) is str and arguments:
+        call.parts.append(arguments)
+    return call
+
+
 # The fast path's structs: the fields of the frequent events, typed so that an event that
 # needs the careful way fails to decode (a `response` that is not `null`, a value of another
 # type); the `response` of each is typed `None` for that.
@@ -204,19 +220,14 @@ class Stream(StreamState):
         """A message or a function call added, as `_added` adds it (`False`: a call without
         its ID or name, kept whole the careful way)."""
         item = event.item
-        slot: Slot
+        slot: Slot | None
         if type(item) is _MessageItem:
-            text = item.text()
-            slot = Text([text] if text else [])
+            slot = _text(item.text())
         else:
             assert type(item) is _CallItem  # the other of the two
-            call_id, name = item.call_id, item.name
-            if type(call_id) is not str or not call_id or type(name) is not str or not name:
+            slot = _call(item.call_id, item.name, item.arguments, number)
+            if slot is None:
                 return False
-            call = Call(call_id, name, number)
-            if type(item.arguments) is str and item.arguments:
-                call.parts.append(item.arguments)
-            slot = call
         self.items[event.output_index] = slot
         self.slots.append(slot)
         return True
@@ -272,16 +283,12 @@ class Stream(StreamState):
 
     def _added(self, index: int, item: dict[str, object], number: int) -> None:
         kind = item.get("type")
-        call_id, name = item.get("call_id"), item.get("name")
-        slot: Slot
+        slot: Slot | None = None
         if kind == "message":
-            text = _message_text(item)
-            slot = Text([text] if text else [])
-        elif kind == "function_call" and type(call_id) is str and call_id and type(name) is str and name:
-            slot = Call(call_id, name, number)
-            if type(item.get("arguments")) is str and item["arguments"]:
-                slot.parts.append(str(item["arguments"]))
-        else:
+            slot = _text(_message_text(item))
+        elif kind == "function_call":
+            slot = _call(item.get("call_id"), item.get("name"), item.get("arguments"), number)
+        if slot is None:
             slot = Kept(NAME, kind if type(kind) is str else "item", dict(item))
         self.items[index] = slot
         self.slots.append(slot)
