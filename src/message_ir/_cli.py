@@ -25,12 +25,15 @@ from message_ir._diagnostics import Diagnostic, TranscriptError
 from message_ir._examples import example_names, read_example, resolve_example
 from message_ir._jsonl import BATCH_BYTES, JsonlReader, decode_jsonl, encode_jsonl
 from message_ir._model import Message
-from message_ir._repair import Fix, repair_transcript
+from message_ir._repair import DEFAULT_MISSING_RESULT_CONTENT, Fix, repair_transcript
 from message_ir._safe_write import FileStamp, WriteFailed, Writer, stamp, write_with
 from message_ir._schema import transcript_schema
 from message_ir._untyped import standard_streams
-from message_ir.adapters import FORMATS, Call, FormatError, LogFile, convert, detect
+from message_ir.adapters import FORMATS, Call, Format, FormatError, LogFile, convert, detect
 from message_ir.adapters._load_state import source_index
+from message_ir.adapters._log_file import whole
+from message_ir.adapters._log_repair import changed, segment_fixes
+from message_ir.adapters._surrogates import lone_surrogate_escapes
 from message_ir.adapters._surrogates import replaced as replaced_surrogates
 from message_ir.datasets import CHECKERS, DEFAULT_FORMAT, TokenizerError, Tokens, check_dataset
 from message_ir.redact import RULES, literal_rule, pattern_rule, redact_file_bytes
@@ -966,6 +969,9 @@ def _repair(parser: argparse.ArgumentParser, arguments: _Arguments) -> int:
         given = arguments.path
         assert given is not None  # checked above
         path = given
+        log = _log_file(path, arguments.source_format, _is_jsonl(path, arguments.jsonl))
+        if log is not None:
+            return _repair_segments(path, output, *log)
         data, read_as = _read(given)
     jsonl = _is_jsonl(path, arguments.jsonl)
     data = _without_lone_surrogates(path, data, jsonl)
@@ -983,7 +989,7 @@ def _repair(parser: argparse.ArgumentParser, arguments: _Arguments) -> int:
     for fix in repaired.fixes:
         _err(_fix_line(path, fix, fix.message_index, lines=jsonl))
     out_jsonl = _is_jsonl(output, arguments.jsonl) if output else jsonl
-    if _changed(repaired.fixes) or out_jsonl != jsonl:
+    if changed(repaired.fixes) or out_jsonl != jsonl:
         data = encode_jsonl(repaired.messages) if out_jsonl else encode_transcript(repaired.messages) + b"\n"
     _write(output, data, read_as)
     unrepaired = any(fix.action == "unrepaired" for fix in repaired.fixes)
@@ -1011,21 +1017,23 @@ def _without_lone_surrogates(path: str, data: bytes, jsonl: bool) -> bytes:
     return b"\n".join(lines)
 
 
-def _changed(fixes: Sequence[Fix]) -> bool:
-    """Whether repair changed anything: when not, the input is written back byte for byte."""
-    return any(fix.action != "unrepaired" for fix in fixes)
-
-
 def _repair_format(path: str, output: str | None, data: bytes, adapter: str, read_as: FileStamp | None) -> int:
     """Repair a transcript of an adapter's format and write it back in that format."""
     module = FORMATS[adapter]
+    if module.segments is not None:
+        return _repair_segments(path, output, data, module, read_as)
+    return _repair_loaded(path, output, data, module, read_as)
+
+
+def _repair_loaded(path: str, output: str | None, data: bytes, module: Format, read_as: FileStamp | None) -> int:
+    """`repair` of a transcript loaded whole."""
     lines = module.json_lines
     try:
         conversation = module.load(data)
     except FormatError as error:
         for diagnostic in error.diagnostics:
             _err(_diagnostic_line(path, diagnostic, lines=lines))
-        _err(f"message-ir: {path}: not repaired: not {_cli_name(adapter)} data")
+        _err(f"message-ir: {path}: not repaired: not {module.cli_name} data")
         return EXIT_INVALID
     repaired = repair_transcript(conversation.messages)
     found = module.check(data) if repaired.fixes else ()
@@ -1033,15 +1041,106 @@ def _repair_format(path: str, output: str | None, data: bytes, adapter: str, rea
         index = _source_place(fix, found, source_index(conversation.messages[fix.message_index].id))
         _err(_fix_line(path, fix, index, lines=lines))
     written = _ended(module.dumps(conversation.replace(messages=repaired.messages)))
-    _write(output, written if _changed(repaired.fixes) else data, read_as)
+    _write(output, written if changed(repaired.fixes) else data, read_as)
     # Exit 0 only when what was written passes the format's own check: say what repair left.
     unrepaired = {fix.code for fix in repaired.fixes if fix.action == "unrepaired"}
-    left = [diagnostic for diagnostic in module.check(written) if diagnostic.code not in unrepaired]
+    return _repair_left(path, output, module.check(written), unrepaired, lines=lines)
+
+
+def _repair_left(
+    path: str, output: str | None, found: Sequence[Diagnostic], unrepaired: Collection[str], *, lines: bool
+) -> int:
+    """Say what the written output's check `found` that repair did not mean to leave (the
+    problems of the codes it left `unrepaired` aside); exit 0 only when there is none."""
+    left = [diagnostic for diagnostic in found if diagnostic.code not in unrepaired]
     for diagnostic in left:
         _err(_diagnostic_line(output or "-", diagnostic, "not fixed: ", lines=lines))
     if left:
         _err(f"message-ir: {path}: repair does not fix {len(left)} {_plural(len(left), 'problem')} (see above)")
     return EXIT_INVALID if unrepaired or left else EXIT_VALID
+
+
+def _log_file(path: str, given: str | None, jsonl: bool) -> tuple[LogFile, Format, FileStamp] | None:
+    """For a session log read in segments (`Format.segments`) with no lone surrogate escape
+    (which `repair` replaces in the whole file first): the file, to be read in passes and
+    never whole (its first `size` bytes, the same in every pass), its format and its stamp;
+    else `None`."""
+    if path == "-":
+        return None
+    _refuse_compressed(path)
+    try:
+        with open(path, "rb") as stream:
+            status = os.fstat(stream.fileno())
+            if given is None and jsonl:
+                given = _log_format(b"".join(stream.readlines(BATCH_BYTES)))
+            module = None if given is None else FORMATS[given]
+            if module is None or module.segments is None or _has_lone_surrogates(stream):
+                return None
+    except OSError as error:
+        raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
+    return LogFile(path, end=status.st_size), module, stamp(status)
+
+
+def _has_lone_surrogates(stream: BinaryIO) -> bool:
+    """Whether a file holds a lone surrogate escape, read from its start in batches of whole
+    lines (an escape never spans lines)."""
+    stream.seek(0)
+    while batch := b"".join(stream.readlines(_CHUNK)):
+        if (b"\\ud" in batch or b"\\uD" in batch) and lone_surrogate_escapes(batch):
+            return True
+    return False
+
+
+def _repair_segments(path: str, output: str | None, source: object, module: Format, read_as: FileStamp | None) -> int:
+    """`repair` of a session log: what it would fix found a segment at a time
+    (`segment_fixes`), so that a log repair changes nothing in (the fixes it cannot make
+    aside) is never held whole: it is written back as read. A log repair changes is
+    repaired whole (`_repair_loaded`, see `_log_repair` for why)."""
+    segments = module.segments
+    assert segments is not None  # a session log read in segments
+    said: list[str] = []  # the fix lines, said once the whole log is read
+    unrepaired: set[str] = set()
+    try:
+        for done in segment_fixes(segments(source, None), missing_result_content=DEFAULT_MISSING_RESULT_CONTENT):
+            messages, first = done.segment.conversation.messages, done.segment.first_message
+            for fix in done.fixes:
+                if fix.action != "unrepaired":
+                    data = source if type(source) is bytes else whole(source)
+                    assert type(data) is bytes  # a log given as bytes or as a `LogFile`
+                    return _repair_loaded(path, output, data, module, read_as)
+                place = source_index(messages[fix.message_index - first].id)
+                said.append(_fix_line(path, fix, _source_place(fix, done.segment.diagnostics, place), lines=True))
+                unrepaired.add(fix.code)
+    except FormatError:
+        for diagnostic in module.check(source):  # every problem, as a whole load names them
+            _err(_diagnostic_line(path, diagnostic, lines=True))
+        _err(f"message-ir: {path}: not repaired: not {module.cli_name} data")
+        return EXIT_INVALID
+    except OSError as error:
+        raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
+    for line in said:
+        _err(line)
+    if type(source) is bytes:
+        _write(output, source, read_as)
+    else:
+        assert type(source) is LogFile  # a log given as bytes or as a `LogFile`
+        _write_with(output, lambda stream: _copy_log(source, stream), read_as)
+    return _repair_left(path, output, module.check(source), unrepaired, lines=True)  # written as read
+
+
+def _copy_log(log: LogFile, stream: BinaryIO) -> None:
+    """Write a log file (its first `end` bytes) to `stream`, a chunk at a time."""
+    try:
+        with open(log.path, "rb") as read:
+            left = log.end
+            while chunk := read.read(_CHUNK if left is None else min(_CHUNK, left)):
+                stream.write(chunk)
+                if left is not None:
+                    left -= len(chunk)
+    except OSError as error:
+        if error.filename is None:  # type: ignore[misc]  # typeshed gives `OSError.filename` as `Any`
+            raise  # writing the output failed (a file read names itself)
+        raise _Unreadable(f"cannot read {log.path}: {error.strerror or error}") from None
 
 
 def _convert(arguments: _Arguments) -> int:
