@@ -138,6 +138,42 @@ def test_repair_of_a_mid_log_result_puts_it_on_the_live_branch() -> None:
     assert len(claude_code.load(written).messages) == len(repaired.messages)
 
 
+def test_repair_that_drops_a_result_line_keeps_the_branch_whole() -> None:
+    """A dropped result's line was the parent of the next line of the branch: that line now
+    hangs from the line the dropped one hung from, so the log resumes the whole conversation
+    (it hung from no line, and the branch read back ended there)."""
+    lines = lines_of(INLINE_SIDECHAIN)
+    call_line, result_line, after_result = lines[41], lines[42], lines[43]
+    assert (result_line["parentUuid"], after_result["parentUuid"]) == (call_line["uuid"], result_line["uuid"])
+    message = result_line["message"]
+    assert isinstance(message, dict)
+    blocks = message["content"]
+    assert isinstance(blocks, list)
+    call_id = blocks[0]["tool_use_id"]
+    lines[42] = json.loads(json.dumps(result_line).replace(call_id, "toolu_compacted_away"))
+    data = jsonl(lines)
+    assert [d.code for d in claude_code.check(data)] == ["MISSING_TOOL_RESULT", "ORPHAN_TOOL_RESULT"]
+    conversation = claude_code.load(data)
+    repaired = repair_transcript(conversation.messages)
+    assert [fix.action for fix in repaired.fixes] == ["inserted_result", "dropped_result"]
+    written = claude_code.dumps(msgspec.structs.replace(conversation, messages=repaired.messages))
+    after = [json.loads(line) for line in written.splitlines()]
+    assert len(after) == len(lines)  # one line dropped, one inserted
+    new = after[42]
+    assert (new["parentUuid"], after[43]["uuid"], after[43]["parentUuid"]) == (
+        call_line["uuid"],
+        after_result["uuid"],
+        new["uuid"],
+    )
+    assert [line for number, line in enumerate(after) if number not in (42, 43)] == [
+        line for number, line in enumerate(lines) if number not in (42, 43)
+    ]
+    assert claude_code.check(written) == ()
+    assert tree_notes(written) == tree_notes(data)
+    back = claude_code.load(written).messages
+    assert [type(message) for message in back] == [type(message) for message in repaired.messages]
+
+
 def test_a_parent_no_line_has_ends_the_branch_there() -> None:
     lines = lines_of(INLINE_SIDECHAIN)
     lines[41] = {**lines[41], "parentUuid": "gone"}

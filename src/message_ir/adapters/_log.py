@@ -218,10 +218,20 @@ class Placement:
 
     def lines(self, kept: Sequence[tuple[int, object]]) -> list[object]:
         """Every line in order: the messages' and the kept ones."""
+        return [value for _, value in self.numbered(kept)]
+
+    @property
+    def message_lines(self) -> frozenset[int]:
+        """The lines of the source the messages are written back to."""
+        return frozenset(self._used)
+
+    def numbered(self, kept: Sequence[tuple[int, object]]) -> list[tuple[int | None, object]]:
+        """Every line in order, with the number of the source line it is written back to
+        (`None` for a new line, or one that no longer stands where it was read)."""
         units = list(self._units)
         units.extend(((number, 0), value) for number, value in kept if number not in self._used)
         units.sort(key=_key)
-        return [value for _, value in units]
+        return [(key[0] if key[1] == 0 else None, value) for key, value in units]
 
 
 def _key(unit: tuple[tuple[int, int], object]) -> tuple[int, int]:

@@ -16,7 +16,7 @@ raises or loops forever.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import Final, NamedTuple
 
 import msgspec
@@ -356,6 +356,58 @@ def record_new_line(made: dict[str, tuple[bool, object]], keys: Keys, new_id: st
         made[new_id] = made[before]
     else:
         made[new_id] = (line is not None and keys.parent in line, None if line is None else line.get(keys.parent))
+
+
+def relink_past_removed(
+    numbered: Sequence[tuple[int | None, object]], messages: Collection[int], broken: Collection[int], keys: Keys
+) -> None:
+    """Keep a tree whole where message lines were removed (a result `repair` dropped).
+
+    `numbered` is every written line with the line of the log it is written back to (`None`
+    for a new one), `messages` the lines written from the conversation's messages (the
+    branch read), `broken` the lines whose parent no line had when read. A line whose parent
+    is no written line, though its link was whole when read, hung from a removed line: it
+    hangs instead from the line of the branch before the removed one (a branch is a chain:
+    the line a removed line of it hung from). Nothing changes in a log written back with
+    every line it was read with."""
+    present = [number for number, _ in numbered if number is not None]
+    if not present:
+        return
+    removed = sorted(set(range(max(present) + 1)).difference(present))
+    if not removed:
+        return
+    ids: set[str] = set()
+    branch: list[tuple[int, str]] = []  # the branch's lines read, in order, with their IDs
+    for number, value in numbered:
+        line = as_object(value)
+        uid = None if line is None else line.get(keys.id)
+        if type(uid) is str:
+            ids.add(uid)
+            if number is not None and number in messages:
+                branch.append((number, uid))
+    for number, value in numbered:
+        line = as_object(value)
+        if number is None or line is None or number in broken:
+            continue
+        parent = line.get(keys.parent)
+        if type(parent) is not str or parent in ids:
+            continue
+        before = bisect_left(removed, number)
+        if not before:
+            continue
+        at = bisect_left(branch, (removed[before - 1], ""))  # the branch's lines before the removed one
+        if at:
+            line[keys.parent] = branch[at - 1][1]
+
+
+def broken_lines(notes: Iterable[Note]) -> frozenset[int]:
+    """The lines a load noted as hanging from no line of the log (`BROKEN_PARENT_LINK` at `$[n]`)."""
+    found: set[int] = set()
+    for note in notes:
+        number = note.path[2:-1]
+        if note.code == "BROKEN_PARENT_LINK" and note.path.startswith("$[") and number.isdigit():
+            found.add(int(number))
+    return frozenset(found)
 
 
 def link_new_lines(
