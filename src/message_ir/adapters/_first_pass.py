@@ -3,13 +3,14 @@ each line, in compact arrays, and what is found on them.
 
 Each line's head is read (`_tree.heads`, decoded in C, the rest of the line skipped): its ID
 and parent, whether it is a message line and whose, and the IDs it holds (its calls, the
-calls it answers, its API message). Held for the whole log: a byte of flags and a parent link
-per line, a digest per line ID and per call or message ID (128 bits from two of Python's
+calls it answers, its API message). Held for the whole log: a byte of flags, a parent link
+and where it ends in the text per line, a digest per line ID and per call or message ID (128 bits from two of Python's
 keyed string hashes, as `message_ir`'s streaming linkage keeps them).
 
 On them: the branch the agent resumes (or the one ending at a leaf), walked as `_tree.walk`
 walks it, with the notes a load makes of it (`plan`); where a segment of `_segments` may end
-(`cuts_of`); and the branches of the log (`_log_branches`).
+(`cuts_of`), with where each such line starts, so that a segment is read from the text at
+once; and the branches of the log (`_log_branches`).
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ class Plan(NamedTuple):
     """Per line, 1 when it is on the branch; `None` for a log that is no tree (every line)."""
     cuts: array[int]
     """The lines a segment may start at, in order."""
+    starts: array[int]
+    """Where each line of `cuts` starts in the text (bytes from its start)."""
     reused: frozenset[int]
     """The digests of the call IDs used by more than one call: their state goes from one
     segment to the next."""
@@ -60,6 +63,7 @@ class Lines:
     def __init__(self) -> None:
         self.flags = bytearray()
         self.parents: array[int] = array("q")
+        self.ends: array[int] = array("q")  # line -> the offset after its newline
         self.first: dict[int, int] = {}  # a line ID's digest -> the first line with it
         self.pending: dict[int, list[int]] = {}  # a parent not met yet -> the lines naming it
         self.groups: dict[int, int] = {}  # line -> its API message's digest
@@ -96,7 +100,9 @@ def plan(source: object, keys: Keys, leaf: str | None, *, with_notes: bool = Fal
     lines.first = {}
     lines.index = None
     cuts, reused, avoid = cuts_of(lines, on)
-    return Plan(on, cuts, reused, avoid, notes)
+    ends = lines.ends
+    starts = array("q", (ends[cut - 1] if cut else 0 for cut in cuts))
+    return Plan(on, cuts, starts, reused, avoid, notes)
 
 
 def branch_notes(lines: Lines, walked: Walked) -> tuple[Note, ...]:
@@ -146,7 +152,7 @@ def record(source: object, keys: Keys) -> Lines:
     """What the first pass keeps of each line."""
     lines = Lines()
     flags, parents, first = lines.flags, lines.parents, lines.first
-    for number, head in enumerate(heads(source, (), keys)):
+    for number, head in enumerate(heads(source, (), keys, lines.ends)):
         if head is None:
             flags.append(0)
             parents.append(_NO_NODE)
@@ -189,10 +195,10 @@ def record(source: object, keys: Keys) -> Lines:
             lines.groups[number] = digest(facts.group)
         if facts.calls:
             lines.calls[number] = tuple(map(digest, facts.calls))
+            if any("~" in each for each in facts.calls):
+                lines.tildes[number] = tuple(each for each in facts.calls if "~" in each)
         if facts.answers:
             lines.answers[number] = tuple(map(digest, facts.answers))
-        if any("~" in each for each in facts.calls):
-            lines.tildes[number] = tuple(each for each in facts.calls if "~" in each)
         flags.append(flag)
         parents.append(parent)
     for parent_id, children in lines.pending.items():

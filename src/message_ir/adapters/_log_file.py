@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import Final
 
 
 class LogFile:
@@ -25,23 +26,40 @@ class LogFile:
         return f"LogFile({self.path!r})" if self.end is None else f"LogFile({self.path!r}, end={self.end})"
 
 
+_BLOCK: Final = 1 << 20
+"""How many bytes of a log file are read at a time."""
+
+
 def file_lines(path: str, end: int | None = None) -> Iterator[bytes]:
     """The lines of the file at `path` (of its first `end` bytes), numbered as `raw_lines`
-    numbers them, one at a time."""
+    numbers them, one at a time (read a block of `_BLOCK` bytes at a time)."""
     with open(path, "rb") as stream:
-        if end is None:
-            for line in stream:
-                yield line[:-1] if line.endswith(b"\n") else line
-            return
         left = end
-        for line in stream:
-            if len(line) >= left:
-                kept = line[:left]
-                if kept:
-                    yield kept[:-1] if kept.endswith(b"\n") else kept
+        rest = b""
+        while True:
+            block = stream.read(_BLOCK if left is None else min(_BLOCK, left))
+            if not block:
+                if rest:
+                    yield rest
                 return
-            left -= len(line)
-            yield line[:-1] if line.endswith(b"\n") else line
+            if left is not None:
+                left -= len(block)
+            lines = (rest + block if rest else block).split(b"\n")
+            rest = lines.pop()
+            yield from lines
+
+
+def read_range(source: object, start: int, stop: int | None) -> bytes:
+    """The bytes of a log given as bytes or as a `LogFile` from `start` to `stop` (`None`: to
+    its end, or to the `LogFile`'s `end`)."""
+    if type(source) is LogFile:
+        if source.end is not None:
+            stop = source.end if stop is None else min(stop, source.end)
+        with open(source.path, "rb") as stream:
+            stream.seek(start)
+            return stream.read() if stop is None else stream.read(max(stop - start, 0))
+    assert type(source) is bytes  # a log given as bytes or as a `LogFile`
+    return source[start:stop]
 
 
 def raw_lines(data: bytes) -> Iterator[bytes]:

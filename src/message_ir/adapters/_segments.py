@@ -38,7 +38,7 @@ from message_ir.adapters._checks import Checked, Rules, by_index, checked_loaded
 from message_ir.adapters._conversation import Conversation, FormatError, Note
 from message_ir.adapters._first_pass import Plan, digest, plan
 from message_ir.adapters._load_state import LoadState
-from message_ir.adapters._log_file import is_text, text_lines
+from message_ir.adapters._log_file import is_text, read_range
 from message_ir.adapters._tree import Keys, OnBranch, Renames
 
 SEGMENT_BYTES: Final = 4_000_000
@@ -63,21 +63,20 @@ class _Segment(NamedTuple):
 
 
 def _segments(source: object, found: Plan, size: int) -> Iterator[_Segment]:
-    """The log's lines, a segment at a time, with its lines on the branch."""
-    lines = text_lines(source)
-    assert lines is not None  # a log given as text or as a `LogFile`
-    cuts, on = found.cuts, found.on
-    chunk: list[bytes] = []
-    start = held = next_cut = 0
-    for number, raw in enumerate(lines):
-        if next_cut < len(cuts) and cuts[next_cut] == number:
-            next_cut += 1
-            if held >= size:
-                yield _segment(start, b"".join(chunk), on, number)
-                chunk, start, held = [], number, 0
-        chunk.append(raw + b"\n")
-        held += len(raw) + 1
-    yield _segment(start, b"".join(chunk), on, start + len(chunk))
+    """The log's lines, a segment at a time, with its lines on the branch: each segment is
+    read from the text at once (the first pass found where its first line starts), and its
+    last line ends in a newline."""
+    text = source.encode("utf-8", "surrogatepass") if type(source) is str else source
+    cuts, starts, on = found.cuts, found.starts, found.on
+    start = offset = 0
+    for cut, cut_offset in zip(cuts, starts, strict=True):
+        if cut_offset - offset >= size:
+            yield _segment(start, read_range(text, offset, cut_offset), on, cut)
+            start, offset = cut, cut_offset
+    data = read_range(text, offset, None)
+    if data and not data.endswith(b"\n"):
+        data += b"\n"
+    yield _segment(start, data, on, start + data.count(b"\n"))
 
 
 def _segment(start: int, data: bytes, on: bytearray | None, end: int) -> _Segment:

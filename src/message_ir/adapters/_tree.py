@@ -15,6 +15,7 @@ raises or loops forever.
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import Final, NamedTuple
@@ -261,14 +262,21 @@ def loose_head(value: object, names: Mapping[str, str], payload: str) -> Head | 
     )
 
 
-def heads(source: object, values: Iterable[object], keys: Keys) -> Iterator[Head | None]:
+def heads(
+    source: object, values: Iterable[object], keys: Keys, ends: array[int] | None = None
+) -> Iterator[Head | None]:
     """Each line's head: for a log given as text or as a `LogFile`, decoded from the line by
     the format's typed decoder without building the rest of its value (a first pass); a line
     whose fields have unusual types, and every line of a log given as parsed values, read
-    loosely; `None` for a line that is not JSON (the reading pass reports it)."""
+    loosely; `None` for a line that is not JSON (the reading pass reports it). With `ends`,
+    the offset in the text after each line's newline is appended to it."""
     lines = text_lines(source)
     if lines is not None:
+        end = 0
         for raw in lines:
+            if ends is not None:
+                end += len(raw) + 1
+                ends.append(end)
             try:
                 yield keys.decoder(raw)
             except msgspec.ValidationError:  # unusual types, or a syntax error after one: read it loosely

@@ -133,18 +133,35 @@ def _fold(
 _MESSAGE_TYPES: Final = ("user", "assistant")
 
 
+_NO_FACTS: Final = _tree.Facts(False)
+"""What a line that is no message and no compaction boundary says (most lines of a log)."""
+
+
 def _facts(head: _tree.Head) -> _tree.Facts:
     """A message line's calls (`tool_use` blocks), the calls it answers (`tool_result` blocks),
     its API message (`message.id`); a compaction boundary."""
+    line_type = head.type
+    if line_type not in _MESSAGE_TYPES:
+        boundary = line_type == "system" and head.subtype == "compact_boundary"
+        return _tree.Facts(False, boundary=True) if boundary else _NO_FACTS
     message = head.message
-    blocks = message.content if message is not None and type(message.content) is list else []
+    calls: list[str] = []
+    answers: list[str] = []
+    if message is not None and type(message.content) is list:
+        for block in message.content:
+            kind = block.type
+            if kind == "tool_use":
+                if block.id is not None:
+                    calls.append(block.id)
+            elif kind == "tool_result" and block.tool_use_id is not None:
+                answers.append(block.tool_use_id)
+    assistant = line_type == "assistant"
     return _tree.Facts(
-        head.type in _MESSAGE_TYPES,
-        tuple(block.id for block in blocks if block.type == "tool_use" and block.id is not None),
-        tuple(block.tool_use_id for block in blocks if block.type == "tool_result" and block.tool_use_id is not None),
-        message.id if message is not None and head.type == "assistant" else None,
-        head.type == "system" and head.subtype == "compact_boundary",
-        assistant=head.type == "assistant",
+        True,
+        tuple(calls),
+        tuple(answers),
+        message.id if message is not None and assistant else None,
+        assistant=assistant,
     )
 
 

@@ -1,0 +1,63 @@
+"""A session log's lines read from a file a block at a time are the lines of its bytes, for
+any block size and any `end`; a segment read by its offsets holds the lines a read of every
+line gives, for a log given as bytes, as text or as a `LogFile`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from message_ir.adapters import LogFile, _first_pass, _log_file, _segments, claude_code
+from tests.adapters.test_segments import CLAUDE_CODE_LOGS, whole_check
+
+SHAPES = (b"", b"\n", b"\n\n", b"a", b"a\n", b"a\n\nb", b"ab\ncd\nef", b"ab\ncd\nef\n", b"\n\na\n\n\nbcdefgh\ni")
+
+
+@pytest.mark.parametrize("block", [1, 2, 3, 7, 1 << 20])
+def test_a_file_is_read_in_the_lines_of_its_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block: int) -> None:
+    monkeypatch.setattr(_log_file, "_BLOCK", block)
+    path = tmp_path / "log.jsonl"
+    for data in SHAPES:
+        path.write_bytes(data)
+        assert list(_log_file.file_lines(str(path))) == list(_log_file.raw_lines(data))
+        for end in range(len(data) + 2):
+            assert list(_log_file.file_lines(str(path), end)) == list(_log_file.raw_lines(data[:end]))
+
+
+def test_a_range_of_a_file_is_the_range_of_its_bytes(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    data = b"ab\ncd\nef"
+    path.write_bytes(data)
+    for start in range(len(data) + 1):
+        for stop in (*range(start, len(data) + 2), None):
+            assert _log_file.read_range(LogFile(path), start, stop) == data[start:stop]
+            for end in range(len(data) + 1):
+                expected = data[:end][start:stop]
+                assert _log_file.read_range(LogFile(path, end=end), start, stop) == expected
+
+
+def segment_texts(source: object, size: int) -> list[tuple[int, bytes]]:
+    found = _first_pass.plan(source, claude_code._KEYS, None)
+    return [(segment.start, segment.data) for segment in _segments._segments(source, found, size)]
+
+
+@pytest.mark.parametrize("path", CLAUDE_CODE_LOGS[:6], ids=lambda path: path.name)
+def test_a_segment_holds_the_lines_of_its_range(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_log_file, "_BLOCK", 4096)
+    data = path.read_bytes()
+    for size in (1, 5_000, 10**9):
+        expected = segment_texts(data, size)
+        assert b"".join(text for _, text in expected) == (data if data.endswith(b"\n") else data + b"\n")
+        assert segment_texts(data.decode(), size) == expected
+        assert segment_texts(LogFile(path), size) == expected
+    for end in (len(data) // 3, len(data) // 2 + 7, len(data) - 1):
+        cut = data[:end]
+        texts = segment_texts(cut, 1)
+        assert segment_texts(LogFile(path, end=end), 1) == texts
+        ended = cut if cut.endswith(b"\n") else cut + b"\n"  # the last line, cut short, ends in one
+        assert b"".join(text for _, text in texts) == ended
+        lines = cut.split(b"\n")
+        assert all(text.startswith(lines[start]) and text.endswith(b"\n") for start, text in texts)
+        assert claude_code.check(LogFile(path, end=end)) == whole_check(claude_code, cut)
+    assert len(segment_texts(data, 1)) > 1  # the log has places to cut
