@@ -12,7 +12,9 @@ import contextlib
 import json
 import os
 import re
+import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Collection, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
@@ -32,7 +34,7 @@ from message_ir._untyped import standard_streams
 from message_ir.adapters import FORMATS, Call, Format, FormatError, LogFile, convert, detect
 from message_ir.adapters._load_state import source_index
 from message_ir.adapters._log_file import whole
-from message_ir.adapters._log_repair import changed, segment_fixes
+from message_ir.adapters._log_repair import SegmentFixes, changed, repair_log, write_repaired
 from message_ir.adapters._surrogates import lone_surrogate_escapes
 from message_ir.adapters._surrogates import replaced as replaced_surrogates
 from message_ir.datasets import CHECKERS, DEFAULT_FORMAT, TokenizerError, Tokens, check_dataset
@@ -1092,25 +1094,26 @@ def _has_lone_surrogates(stream: BinaryIO) -> bool:
 
 
 def _repair_segments(path: str, output: str | None, source: object, module: Format, read_as: FileStamp | None) -> int:
-    """`repair` of a session log: what it would fix found a segment at a time
-    (`segment_fixes`), so that a log repair changes nothing in (the fixes it cannot make
-    aside) is never held whole: it is written back as read. A log repair changes is
-    repaired whole (`_repair_loaded`, see `_log_repair` for why)."""
+    """`repair` of a session log a segment at a time (`repair_log`): a log repair changes
+    nothing in (the fixes it cannot make aside) is written back as read, and one whose last
+    segment only it changes is written with that segment repaired, the lines before it as
+    read; neither is held whole. Any other log is repaired whole (`_repair_loaded`, see
+    `_log_repair` for why)."""
     segments = module.segments
     assert segments is not None  # a session log read in segments
     said: list[str] = []  # the fix lines, said once the whole log is read
     unrepaired: set[str] = set()
-    try:
-        for done in segment_fixes(segments(source, None), missing_result_content=DEFAULT_MISSING_RESULT_CONTENT):
-            messages, first = done.segment.conversation.messages, done.segment.first_message
-            for fix in done.fixes:
-                if fix.action != "unrepaired":
-                    data = source if type(source) is bytes else whole(source)
-                    assert type(data) is bytes  # a log given as bytes or as a `LogFile`
-                    return _repair_loaded(path, output, data, module, read_as)
-                place = source_index(messages[fix.message_index - first].id)
-                said.append(_fix_line(path, fix, _source_place(fix, done.segment.diagnostics, place), lines=True))
+
+    def place(done: SegmentFixes) -> None:
+        messages, first = done.segment.conversation.messages, done.segment.first_message
+        for fix in done.fixes:
+            found = source_index(messages[fix.message_index - first].id)
+            said.append(_fix_line(path, fix, _source_place(fix, done.segment.diagnostics, found), lines=True))
+            if fix.action == "unrepaired":
                 unrepaired.add(fix.code)
+
+    try:
+        found = repair_log(segments(source, None), missing_result_content=DEFAULT_MISSING_RESULT_CONTENT, each=place)
     except FormatError:
         for diagnostic in module.check(source):  # every problem, as a whole load names them
             _err(_diagnostic_line(path, diagnostic, lines=True))
@@ -1118,14 +1121,57 @@ def _repair_segments(path: str, output: str | None, source: object, module: Form
         return EXIT_INVALID
     except OSError as error:
         raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
+    if found is None:
+        data = source if type(source) is bytes else whole(source)
+        assert type(data) is bytes  # a log given as bytes or as a `LogFile`
+        return _repair_loaded(path, output, data, module, read_as)
     for line in said:
         _err(line)
-    if type(source) is bytes:
-        _write(output, source, read_as)
-    else:
-        assert type(source) is LogFile  # a log given as bytes or as a `LogFile`
-        _write_with(output, lambda stream: _copy_log(source, stream), read_as)
-    return _repair_left(path, output, module.check(source), unrepaired, lines=True)  # written as read
+    last = found.changed
+    if last is None:
+        if type(source) is bytes:
+            _write(output, source, read_as)
+        else:
+            assert type(source) is LogFile  # a log given as bytes or as a `LogFile`
+            _write_with(output, lambda stream: _copy_log(source, stream), read_as)
+        return _repair_left(path, output, module.check(source), unrepaired, lines=True)  # written as read
+    return _write_repaired_log(path, output, source, module, last, read_as, unrepaired)
+
+
+def _write_repaired_log(
+    path: str,
+    output: str | None,
+    source: object,
+    module: Format,
+    last: SegmentFixes,
+    read_as: FileStamp | None,
+    unrepaired: set[str],
+) -> int:
+    """Write a log whose last segment repair changed (`write_repaired`) to a temporary file
+    (beside the output, else in the temporary directory), check it there, then copy it to
+    the output; say what repair left."""
+    folder = None if output is None or output == "-" else os.path.dirname(os.path.abspath(output))
+    try:
+        handle, spooled = tempfile.mkstemp(prefix=".message-ir-repair-", suffix=".jsonl", dir=folder)
+    except OSError as error:
+        raise _Unreadable(f"cannot write a temporary file: {error.strerror or error}") from None
+    try:
+        with os.fdopen(handle, "wb") as spool:
+            try:
+                write_repaired(source, last, module.dumps, spool.write)
+            except OSError as error:
+                raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
+        found = module.check(LogFile(spooled))
+
+        def copy(stream: BinaryIO) -> None:
+            with open(spooled, "rb") as written:
+                shutil.copyfileobj(written, stream, _CHUNK)
+
+        _write_with(output, copy, read_as)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(spooled)
+    return _repair_left(path, output, found, unrepaired, lines=True)
 
 
 def _copy_log(log: LogFile, stream: BinaryIO) -> None:

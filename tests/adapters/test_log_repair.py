@@ -5,6 +5,7 @@ mutations of them (a segment size of one byte cuts at every place a segment may 
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -16,10 +17,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from message_ir import Fix, repair_transcript
+from message_ir import Fix, _cli, repair_transcript
+from message_ir._cli import main
 from message_ir._repair import DEFAULT_MISSING_RESULT_CONTENT
-from message_ir.adapters import FormatError, Segment, _segments, claude_code
-from message_ir.adapters._log_repair import changed, segment_fixes
+from message_ir.adapters import FORMATS, FormatError, Segment, _segments, claude_code, codex, pi
+from message_ir.adapters._log_repair import changed, repair_log, segment_fixes, write_repaired
 from tests.adapters.test_segments import (
     CLAUDE_CODE_LOGS,
     CODEX_LOGS,
@@ -54,12 +56,42 @@ def fixes_in_segments(module: ModuleType, data: bytes, size: int) -> tuple[Fix, 
         return None
 
 
+def written_in_segments(module: ModuleType, data: bytes, size: int) -> bytes | None:
+    """What `repair` writes of a log when it repairs it a segment at a time (as read, or with
+    its last segment repaired); `None` when it repairs it whole."""
+    found = repair_log(
+        segments_of(module, data, size), missing_result_content=DEFAULT_MISSING_RESULT_CONTENT, each=lambda _: None
+    )
+    if found is None:
+        return None
+    if found.changed is None:
+        return data
+    written: list[bytes] = []
+    write_repaired(data, found.changed, module.dumps, written.append)
+    return b"".join(written)
+
+
 def assert_same_repair(module: ModuleType, data: bytes, size: int) -> None:
     expected = whole_fixes(module, data)
     assert fixes_in_segments(module, data, size) == expected
-    if expected is not None and not changed(expected):
+    if expected is None:
+        return
+    conversation = module.load(data)
+    repaired = repair_transcript(conversation.messages)
+    whole: bytes = module.dumps(conversation.replace(messages=repaired.messages)) if changed(expected) else data
+    written = written_in_segments(module, data, size)
+    if written is None:
+        assert changed(expected)  # repaired whole
+    elif module.dumps(conversation) == data:
+        assert written == whole
+    else:
+        # The format writes some of these lines its own way (pi's escapes, a line with spaces):
+        # the lines before the repaired segment are written as read, where a whole repair
+        # rewrites them; the log read is the same.
+        assert module.load(written) == module.load(whole)
+    if not changed(expected):
         # Written back as read, and checked so: what checking it written by `dumps` says.
-        assert module.check(module.dumps(module.load(data))) == module.check(data)
+        assert module.check(module.dumps(conversation)) == module.check(data)
 
 
 @pytest.mark.parametrize("path", CLAUDE_CODE_LOGS + PI_LOGS + CODEX_LOGS, ids=lambda path: path.name)
@@ -87,6 +119,35 @@ def test_a_mutated_log_repairs_the_same_in_segments(
 ) -> None:
     module = module_of(path)
     assert_same_repair(module, mutated(path.read_bytes().splitlines(), operations), size)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(CLAUDE_CODE_LOGS + PI_LOGS + CODEX_LOGS), st.integers(1, 10**6), st.sampled_from([1, 700]))
+def test_a_log_cut_short_repairs_its_last_segment_alone(path: Path, keep: int, size: int) -> None:
+    """An agent stopped mid-turn leaves a call without its result at the end of its log: the
+    last segment is repaired alone, as a repair of the whole log repairs it."""
+    module = module_of(path)
+    lines = path.read_bytes().splitlines(keepends=True)
+    data = b"".join(lines[: keep % len(lines) + 1])
+    assert_same_repair(module, data, size)
+
+
+def test_the_real_logs_cut_short_are_repaired_in_their_last_segment() -> None:
+    """Not a test that cannot fail: cutting real logs short gives logs whose last segment
+    only repair changes, written in segments, for every log format."""
+    formats: set[str] = set()
+    for path in CLAUDE_CODE_LOGS + PI_LOGS + CODEX_LOGS:
+        module = module_of(path)
+        lines = path.read_bytes().splitlines(keepends=True)
+        for keep in range(1, len(lines) + 1):
+            data = b"".join(lines[:keep])
+            found = repair_log(
+                segments_of(module, data, 1), missing_result_content=DEFAULT_MISSING_RESULT_CONTENT, each=lambda _: None
+            )
+            if found is not None and found.changed is not None:
+                formats.add(module.NAME)
+                break
+    assert formats == {claude_code.NAME, pi.NAME, codex.NAME}
 
 
 def links_whole(module: ModuleType, data: bytes) -> bool:
@@ -201,3 +262,49 @@ def test_repair_of_a_log_not_of_its_format_writes_nothing_and_names_every_proble
     )
     assert not out.exists()
     assert sorted(name.name for name in tmp_path.iterdir()) == ["session.jsonl"]
+
+
+def repair_in_process(path: Path, out: Path) -> tuple[int, str]:
+    stdout, stderr = io.StringIO(), io.StringIO()
+    status = main(["repair", str(path), "-o", str(out)], stdout=stdout, stderr=stderr)
+    return status, stderr.getvalue()
+
+
+@pytest.mark.parametrize("keep", [None, "last turn", "middle turn"])
+def test_the_command_line_in_segments_writes_what_it_writes_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, keep: str | None
+) -> None:
+    """The same fix lines, exit status and file from one-byte segments (a log repaired as
+    read, in its last segment, or whole) as from one segment holding the whole log."""
+    lines = in_file_order(conversation_lines(6))
+    if keep == "last turn":
+        del lines[-1]  # the last call's result, lost on Ctrl+C
+    elif keep == "middle turn":
+        del lines[4]  # the second call's result
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(b"".join(line + b"\n" for line in lines))
+    whole = repair_in_process(path, tmp_path / "whole.jsonl")
+    declared = FORMATS[claude_code.NAME]
+    read = declared.segments
+    assert read is not None
+
+    def small(source: object, leaf: str | None = None) -> Iterator[Segment]:
+        assert leaf is None
+        return segments_of(claude_code, source, 1)
+
+    monkeypatch.setattr(_cli, "FORMATS", {**FORMATS, claude_code.NAME: declared._replace(segments=small)})
+    assert repair_in_process(path, tmp_path / "segments.jsonl") == whole
+    written, expected = (tmp_path / "segments.jsonl").read_bytes(), (tmp_path / "whole.jsonl").read_bytes()
+    if keep == "last turn":  # the lines before the last segment as read (with their spaces)
+        assert written.splitlines()[:-2] == lines[:-1]  # then the last call and its new result
+        assert claude_code.load(written) == claude_code.load(expected)
+    else:
+        assert written == expected
+    found = repair_log(small(path.read_bytes()), missing_result_content=DEFAULT_MISSING_RESULT_CONTENT, each=print)
+    assert (found is None, found is not None and found.changed is not None) == {
+        None: (False, False),
+        "last turn": (False, True),
+        "middle turn": (True, False),
+    }[keep]
+    assert whole[0] == 0
+    assert sorted(name.name for name in tmp_path.iterdir()) == ["segments.jsonl", "session.jsonl", "whole.jsonl"]

@@ -1,24 +1,30 @@
-"""What `repair` of a session log would fix, found a segment at a time, so that a log of
-gigabytes is never held to learn that there is nothing to repair.
+"""`repair` of a session log a segment at a time, so that a log of gigabytes is not held
+whole when repair changes nothing, or only its last segment (a call whose result was lost
+when the agent was stopped: the usual case).
 
 A segment (`_segments`) ends only where no use of a call ID is on both sides, so every
 linkage problem `repair_transcript` mends lies inside one segment: repairing each segment's
 messages alone makes the fixes a repair of the whole branch makes (the tests compare the
 two on the real logs and on mutations of them, cut at every place a segment may end).
 
-Only the fixes are taken from here. Writing a changed segment alone is not what writing the
-whole repaired log gives: a new result line in a log whose lines form a tree is linked on
-the branch of the segment, not of the whole log, and a Codex line that is no message can
-land on the other side of a dropped result. So the command line writes a log back from here
-only when repair changes nothing, and repairs a log it changes whole.
+What is written: the log as read when repair changes nothing; when it changes the last
+segment only, the lines before it as read, then the repaired segment as the format writes
+it, which is what writing the whole repaired log gives (the tests hold it to that; for pi,
+whose writer spells some escapes its own way, the same log once read). A log whose other
+segments change is repaired whole: writing a middle segment alone is not what writing the
+whole log gives (a new result line in a tree is linked on the branch its segment ends on,
+which may be an abandoned one, and a Codex line that is no message can land on the other
+side of a dropped result).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
-from message_ir import Fix, repair_transcript
+from message_ir import Fix, Message, repair_transcript
+from message_ir.adapters._conversation import Conversation
+from message_ir.adapters._log_file import copy_range, line_start
 from message_ir.adapters._segments import Segment
 
 
@@ -29,6 +35,8 @@ class SegmentFixes(NamedTuple):
     fixes: tuple[Fix, ...]
     """Its fixes, each `message_index` (and a moved result's "in message N") counted in the
     whole branch, as a repair of the whole branch counts them."""
+    messages: tuple[Message, ...]
+    """Its messages once repaired."""
 
 
 def changed(fixes: Iterable[Fix]) -> bool:
@@ -41,7 +49,42 @@ def segment_fixes(segments: Iterable[Segment], *, missing_result_content: str) -
     iterating `segments` raises (`FormatError` at the first segment with format problems)."""
     for segment in segments:
         repair = repair_transcript(segment.conversation.messages, missing_result_content=missing_result_content)
-        yield SegmentFixes(segment, tuple(_moved(fix, segment.first_message) for fix in repair.fixes))
+        fixes = tuple(_moved(fix, segment.first_message) for fix in repair.fixes)
+        yield SegmentFixes(segment, fixes, repair.messages)
+
+
+class LogRepair(NamedTuple):
+    """What a repair a segment at a time found."""
+
+    changed: SegmentFixes | None
+    """The last segment, when repair changes it (and no other); `None` when repair changes
+    nothing."""
+
+
+def repair_log(
+    segments: Iterable[Segment], *, missing_result_content: str, each: Callable[[SegmentFixes], object]
+) -> LogRepair | None:
+    """Find what repair of a log fixes, a segment at a time (`each` is given each segment's
+    fixes, in order); `None` as soon as repair changes a segment that is not the last (the
+    log is to be repaired whole). Raises as `segment_fixes` raises."""
+    last: SegmentFixes | None = None
+    for done in segment_fixes(segments, missing_result_content=missing_result_content):
+        if last is not None:
+            return None  # a segment repair changes, with another after it
+        each(done)
+        if changed(done.fixes):
+            last = done
+    return LogRepair(last)
+
+
+def write_repaired(
+    source: object, last: SegmentFixes, dumps: Callable[[Conversation], bytes], write: Callable[[bytes], object]
+) -> None:
+    """Write a log given as bytes or as a `LogFile` whose last segment repair changed: its
+    lines before that segment as read, then the segment repaired, as `dumps` writes it."""
+    segment = last.segment
+    copy_range(source, 0, line_start(source, segment.first_line), write)
+    write(dumps(segment.conversation.replace(messages=last.messages)))
 
 
 def _moved(fix: Fix, messages: int) -> Fix:
