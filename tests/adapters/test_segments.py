@@ -485,3 +485,25 @@ def test_segments_raise_as_load_does() -> None:
     assert rollout is not None
     with pytest.raises(ValueError, match="codex logs have no branches"):
         next(iter(rollout(CODEX_LOGS[0].read_bytes(), "a-leaf")))
+
+
+def test_no_segment_starts_where_an_earlier_line_hangs_from_a_later_one() -> None:
+    """A log written parents first has no such line; one that has keeps the lines between
+    in one segment, so that what a segment's lines hang from is in it or before it."""
+    lines = conversation_lines(4)  # a tree: each line hangs from the one before
+    data = b"".join(line + b"\n" for line in lines)
+    assert list(_first_pass.plan(data, claude_code._KEYS, None).cuts) == [1, 3, 5, 7]
+    summary = json.dumps({"type": "summary", "uuid": "s0", "parentUuid": "a2"}).encode()  # hangs from line 6
+    data = b"".join(line + b"\n" for line in [*lines[:2], summary, *lines[2:]])
+    assert list(_first_pass.plan(data, claude_code._KEYS, None).cuts) == [1, 8]  # none in lines 3-6
+    assert segmented(claude_code, data, 1, fast=True) == whole_check(claude_code, data)
+
+
+def test_a_line_of_the_assistant_type_holding_a_user_message_starts_no_segment() -> None:
+    lines = in_file_order(conversation_lines(3))
+    value = json.loads(lines[3])  # the second call's line
+    value["message"] = {"role": "user", "content": "Go on."}
+    lines[3] = json.dumps(value).encode()
+    data = b"".join(line + b"\n" for line in lines)
+    assert list(_first_pass.plan(data, claude_code._KEYS, None).cuts) == [1, 5]  # none at line 3
+    assert segmented(claude_code, data, 1, fast=True) == whole_check(claude_code, data)

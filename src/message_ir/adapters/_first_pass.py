@@ -340,13 +340,28 @@ def cuts_of(lines: Lines, on: bytearray | None) -> tuple[array[int], frozenset[i
         avoid.update(lines.tildes.get(number, ()))
     latest.clear()
     first.clear()
+    linked_past = _linked_past(lines.parents)
     cuts: array[int] = array("q")
     open_until = -1
     after_assistant: bool | None = None
     for number in messages:
         assistant = bool(flags[number] & IS_ASSISTANT)
-        if assistant and after_assistant is False and open_until < number:
+        if assistant and after_assistant is False and open_until < number and linked_past[number] < number:
             cuts.append(number)
         open_until = max(open_until, reach.get(number, -1))
         after_assistant = assistant
     return cuts, frozenset(reused), frozenset(avoid)
+
+
+def _linked_past(parents: array[int]) -> array[int]:
+    """Per line, the furthest line that a line before it hangs from (-1: none): a segment
+    starts at no line that an earlier line's parent link passes (a log is written parents
+    first; one that is not keeps such lines in one segment, so that what a segment's lines
+    hang from is in it or before it)."""
+    furthest = array("q", bytes(8 * len(parents)))
+    reach = -1
+    for number, parent in enumerate(parents):
+        furthest[number] = reach
+        if parent > number:
+            reach = max(reach, parent)
+    return furthest

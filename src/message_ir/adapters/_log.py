@@ -196,11 +196,12 @@ class Placement:
     """Where each written line goes (see the module's docstring)."""
 
     def __init__(self) -> None:
-        self._units: list[tuple[tuple[int, int], object]] = []
+        self._units: list[tuple[tuple[int, int], int | None, object]] = []  # where, the line read, the line
         self._first_max = -1  # the latest line a message started on, so far
         self._all_max = -1  # the latest line written for a message, so far
         self._sequence = 0
         self._used: set[int] = set()
+        self._read: set[int] = set()  # the lines read that a message is written back from
 
     def add(self, lines: Lines) -> None:
         """The lines of one message (or instruction), the line it started on first."""
@@ -214,7 +215,9 @@ class Placement:
                 if position == 0:
                     self._first_max = number
                 self._all_max = max(self._all_max, number)
-            self._units.append((key, value))
+            if number is not None:
+                self._read.add(number)
+            self._units.append((key, number, value))
 
     def lines(self, kept: Sequence[tuple[int, object]]) -> list[object]:
         """Every line in order: the messages' and the kept ones."""
@@ -222,19 +225,18 @@ class Placement:
 
     @property
     def message_lines(self) -> frozenset[int]:
-        """The lines of the source the messages are written back to."""
-        return frozenset(self._used)
+        """The lines read that the messages are written back from (where they stand or not)."""
+        return frozenset(self._read)
 
     def numbered(self, kept: Sequence[tuple[int, object]]) -> list[tuple[int | None, object]]:
-        """Every line in order, with the number of the source line it is written back to
-        (`None` for a new line, or one that no longer stands where it was read)."""
+        """Every line in order, with the line it was read from (`None` for a new line)."""
         units = list(self._units)
-        units.extend(((number, 0), value) for number, value in kept if number not in self._used)
+        units.extend(((number, 0), number, value) for number, value in kept if number not in self._used)
         units.sort(key=_key)
-        return [(key[0] if key[1] == 0 else None, value) for key, value in units]
+        return [(number, value) for _, number, value in units]
 
 
-def _key(unit: tuple[tuple[int, int], object]) -> tuple[int, int]:
+def _key(unit: tuple[tuple[int, int], int | None, object]) -> tuple[int, int]:
     return unit[0]
 
 

@@ -11,10 +11,11 @@ What is written: the log as read when repair changes nothing; when it changes th
 segment only, the lines before it as read, then the repaired segment as the format writes
 it, which is what writing the whole repaired log gives (the tests hold it to that; for pi,
 whose writer spells some escapes its own way, the same log once read). A log whose other
-segments change is repaired whole: writing a middle segment alone is not what writing the
-whole log gives (a new result line in a tree is linked on the branch its segment ends on,
-which may be an abandoned one, and a Codex line that is no message can land on the other
-side of a dropped result).
+segments change, or in which repair drops a result, is repaired whole: writing a middle
+segment alone is not what writing the whole log gives (a new result line in a tree is
+linked on the branch its segment ends on, which may be an abandoned one, and a Codex line
+that is no message can land on the other side of a dropped result), and the line that hung
+from a dropped line is linked to a line of the branch that may lie in an earlier segment.
 """
 
 from __future__ import annotations
@@ -65,12 +66,14 @@ def repair_log(
     segments: Iterable[Segment], *, missing_result_content: str, each: Callable[[SegmentFixes], object]
 ) -> LogRepair | None:
     """Find what repair of a log fixes, a segment at a time (`each` is given each segment's
-    fixes, in order); `None` as soon as repair changes a segment that is not the last (the
-    log is to be repaired whole). Raises as `segment_fixes` raises."""
+    fixes, in order); `None` as soon as repair changes a segment that is not the last, or
+    drops a result (the log is to be repaired whole). Raises as `segment_fixes` raises."""
     last: SegmentFixes | None = None
     for done in segment_fixes(segments, missing_result_content=missing_result_content):
         if last is not None:
             return None  # a segment repair changes, with another after it
+        if any(fix.action == "dropped_result" for fix in done.fixes):
+            return None  # a line dropped from a tree is relinked by what the whole log holds
         each(done)
         if changed(done.fixes):
             last = done

@@ -13,7 +13,8 @@ A segment ends only where reading it alone says what reading the whole log says:
 assistant's message line on the branch that follows a user's or a result's (a new turn: the
 order of results, their adjacency and the turns' counts depend on nothing before it), and
 where no use of a call ID is on both sides (a call and every result naming it until the ID
-is called again; a result and the call that comes after it) nor any API message (its lines).
+is called again; a result and the call that comes after it) nor any API message (its lines),
+and where no line hangs from a line after the cut (a log written parents first has none).
 A segment grows past `SEGMENT_BYTES` only while a call is open. A call ID used again in a
 later segment is renamed there as a whole load renames it: the reader's state of the reused
 IDs goes on from segment to segment (`Renames`), and the source IDs that hold a `~` are

@@ -393,6 +393,7 @@ def relink_past_removed(
             ids.add(uid)
             if number is not None and number in messages:
                 branch.append((number, uid))
+    branch.sort()
     for number, value in numbered:
         line = as_object(value)
         if number is None or line is None or number in broken:

@@ -161,7 +161,7 @@ def _facts(head: _tree.Head) -> _tree.Facts:
         tuple(calls),
         tuple(answers),
         message.id if message is not None and assistant else None,
-        assistant=assistant,
+        assistant=assistant and message is not None and message.role == "assistant",  # read as its role says
     )
 
 
