@@ -308,3 +308,12 @@ def test_the_command_line_in_segments_writes_what_it_writes_whole(
     }[keep]
     assert whole[0] == 0
     assert sorted(name.name for name in tmp_path.iterdir()) == ["segments.jsonl", "session.jsonl", "whole.jsonl"]
+
+
+def test_repair_of_an_empty_log_writes_it_empty_and_says_nothing(tmp_path: Path) -> None:
+    """It said `BAD_FORMAT not fixed` of an empty line, which it checked and never wrote."""
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(b"")
+    out = tmp_path / "out.jsonl"
+    completed = run_repair("--from", "claude-code", str(path), "-o", str(out))
+    assert (completed.returncode, completed.stderr, out.read_bytes()) == (0, b"", b"")
