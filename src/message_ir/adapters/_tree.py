@@ -371,9 +371,9 @@ def relink_past_removed(
 ) -> None:
     """Keep a tree whole where message lines were removed (a result `repair` dropped).
 
-    `numbered` is every written line with the line of the log it is written back to (`None`
-    for a new one), `messages` the lines written from the conversation's messages (the
-    branch read), `broken` the lines whose parent no line had when read. A line whose parent
+    `numbered` is every written line with the line of the log it was read from (`None` for a
+    new one), `messages` the lines the conversation's messages were read from (the branch
+    read), `broken` the lines whose parent no line had when read. A line whose parent
     is no written line, though its link was whole when read, hung from a removed line: it
     hangs instead from the line of the branch before the removed one (a branch is a chain:
     the line a removed line of it hung from). Nothing changes in a log written back with
