@@ -1160,6 +1160,8 @@ def _write_repaired_log(
             try:
                 write_repaired(source, last, module.dumps, spool.write)
             except OSError as error:
+                if error.filename is None:  # type: ignore[misc]  # typeshed gives `OSError.filename` as `Any`
+                    raise _Unreadable(f"cannot write a temporary file: {error.strerror or error}") from None
                 raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
         found = module.check(LogFile(spooled))
 

@@ -317,3 +317,30 @@ def test_repair_of_an_empty_log_writes_it_empty_and_says_nothing(tmp_path: Path)
     out = tmp_path / "out.jsonl"
     completed = run_repair("--from", "claude-code", str(path), "-o", str(out))
     assert (completed.returncode, completed.stderr, out.read_bytes()) == (0, b"", b"")
+
+
+@pytest.mark.parametrize(
+    ("error", "said"),
+    [
+        (OSError(28, "No space left on device"), "cannot write a temporary file: No space left on device"),
+        (OSError(5, "Input/output error", "session.jsonl"), "cannot read {path}: Input/output error"),
+    ],
+)
+def test_a_failure_while_the_last_segment_is_written_is_said_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: OSError, said: str
+) -> None:
+    lines = in_file_order(conversation_lines(2))
+    del lines[-1]  # the last call's result
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(b"".join(line + b"\n" for line in lines))
+
+    def failing(*_: object) -> None:
+        raise error
+
+    monkeypatch.setattr(_cli, "write_repaired", failing)
+    out = tmp_path / "out.jsonl"
+    stdout, stderr = io.StringIO(), io.StringIO()
+    status = main(["repair", str(path), "-o", str(out)], stdout=stdout, stderr=stderr)
+    fix = f"{path}:4: MISSING_TOOL_RESULT inserted_result: Inserted an error result for 'toolu_1', which had none\n"
+    assert (status, stderr.getvalue()) == (2, f"{fix}message-ir: error: {said.format(path=path)}\n")
+    assert sorted(name.name for name in tmp_path.iterdir()) == ["session.jsonl"]
