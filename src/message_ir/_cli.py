@@ -33,7 +33,7 @@ from message_ir._schema import transcript_schema
 from message_ir._untyped import standard_streams
 from message_ir.adapters import FORMATS, Call, Format, FormatError, LogFile, convert, detect
 from message_ir.adapters._load_state import source_index
-from message_ir.adapters._log_file import whole
+from message_ir.adapters._log_file import copy_range, whole
 from message_ir.adapters._log_repair import SegmentFixes, changed, repair_log, write_repaired
 from message_ir.adapters._surrogates import lone_surrogate_escapes
 from message_ir.adapters._surrogates import replaced as replaced_surrogates
@@ -971,7 +971,7 @@ def _repair(parser: argparse.ArgumentParser, arguments: _Arguments) -> int:
         given = arguments.path
         assert given is not None  # checked above
         path = given
-        log = _log_file(path, arguments.source_format, _is_jsonl(path, arguments.jsonl))
+        log = _segmented_log(path, arguments.source_format, _is_jsonl(path, arguments.jsonl))
         if log is not None:
             return _repair_segments(path, output, *log)
         data, read_as = _read(given)
@@ -1062,7 +1062,7 @@ def _repair_left(
     return EXIT_INVALID if unrepaired or left else EXIT_VALID
 
 
-def _log_file(path: str, given: str | None, jsonl: bool) -> tuple[LogFile, Format, FileStamp] | None:
+def _segmented_log(path: str, given: str | None, jsonl: bool) -> tuple[LogFile, Format, FileStamp] | None:
     """For a session log read in segments (`Format.segments`) with no lone surrogate escape
     (which `repair` replaces in the whole file first): the file, to be read in passes and
     never whole (its first `size` bytes, the same in every pass), its format and its stamp;
@@ -1129,11 +1129,7 @@ def _repair_segments(path: str, output: str | None, source: object, module: Form
         _err(line)
     last = found.changed
     if last is None:
-        if type(source) is bytes:
-            _write(output, source, read_as)
-        else:
-            assert type(source) is LogFile  # a log given as bytes or as a `LogFile`
-            _write_with(output, lambda stream: _copy_log(source, stream), read_as)
+        _write_with(output, lambda stream: _copy_log(path, source, stream), read_as)
         return _repair_left(path, output, module.check(source), unrepaired, lines=True)  # written as read
     return _write_repaired_log(path, output, source, module, last, read_as, unrepaired)
 
@@ -1176,19 +1172,15 @@ def _write_repaired_log(
     return _repair_left(path, output, found, unrepaired, lines=True)
 
 
-def _copy_log(log: LogFile, stream: BinaryIO) -> None:
-    """Write a log file (its first `end` bytes) to `stream`, a chunk at a time."""
+def _copy_log(path: str, source: object, stream: BinaryIO) -> None:
+    """Write a log given as bytes or as a `LogFile` (its first `end` bytes) to `stream`, a
+    block at a time."""
     try:
-        with open(log.path, "rb") as read:
-            left = log.end
-            while chunk := read.read(_CHUNK if left is None else min(_CHUNK, left)):
-                stream.write(chunk)
-                if left is not None:
-                    left -= len(chunk)
+        copy_range(source, 0, None, stream.write)
     except OSError as error:
         if error.filename is None:  # type: ignore[misc]  # typeshed gives `OSError.filename` as `Any`
             raise  # writing the output failed (a file read names itself)
-        raise _Unreadable(f"cannot read {log.path}: {error.strerror or error}") from None
+        raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
 
 
 def _convert(arguments: _Arguments) -> int:

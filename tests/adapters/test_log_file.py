@@ -35,11 +35,15 @@ def test_a_range_of_a_file_is_the_range_of_its_bytes(tmp_path: Path) -> None:
             for end in range(len(data) + 1):
                 expected = data[:end][start:stop]
                 assert _log_file.read_range(LogFile(path, end=end), start, stop) == expected
+                copied: list[bytes] = []
+                _log_file.copy_range(LogFile(path, end=end), start, stop, copied.append)
+                assert b"".join(copied) == expected
 
 
-def segment_texts(source: object, size: int) -> list[tuple[int, bytes]]:
+def segment_texts(source: object, size: int) -> list[tuple[int, int, bytes]]:
+    """Each segment's first line, where that line starts in the text, and its text."""
     found = _first_pass.plan(source, claude_code._KEYS, None)
-    return [(segment.start, segment.data) for segment in _segments._segments(source, found, size)]
+    return [(segment.start, segment.offset, segment.data) for segment in _segments._segments(source, found, size)]
 
 
 @pytest.mark.parametrize("path", CLAUDE_CODE_LOGS[:6], ids=lambda path: path.name)
@@ -48,7 +52,8 @@ def test_a_segment_holds_the_lines_of_its_range(path: Path, monkeypatch: pytest.
     data = path.read_bytes()
     for size in (1, 5_000, 10**9):
         expected = segment_texts(data, size)
-        assert b"".join(text for _, text in expected) == (data if data.endswith(b"\n") else data + b"\n")
+        assert b"".join(text for _, _, text in expected) == (data if data.endswith(b"\n") else data + b"\n")
+        assert all(data[offset:].startswith(text) for _, offset, text in expected)
         assert segment_texts(data.decode(), size) == expected
         assert segment_texts(LogFile(path), size) == expected
     for end in (len(data) // 3, len(data) // 2 + 7, len(data) - 1):
@@ -56,8 +61,9 @@ def test_a_segment_holds_the_lines_of_its_range(path: Path, monkeypatch: pytest.
         texts = segment_texts(cut, 1)
         assert segment_texts(LogFile(path, end=end), 1) == texts
         ended = cut if cut.endswith(b"\n") else cut + b"\n"  # the last line, cut short, ends in one
-        assert b"".join(text for _, text in texts) == ended
+        assert b"".join(text for _, _, text in texts) == ended
         lines = cut.split(b"\n")
-        assert all(text.startswith(lines[start]) and text.endswith(b"\n") for start, text in texts)
+        assert all(text.startswith(lines[start]) and text.endswith(b"\n") for start, _, text in texts)
+        assert all(offset == len(b"\n".join(lines[:start])) + (start > 0) for start, offset, _ in texts)
         assert claude_code.check(LogFile(path, end=end)) == whole_check(claude_code, cut)
     assert len(segment_texts(data, 1)) > 1  # the log has places to cut

@@ -167,6 +167,7 @@ if read_in_segments is not None:
     for segment in read_in_segments(LogFile("session.jsonl", end=4096), None):
         assert_type(segment, Segment)
         assert_type(segment.first_message, int)
+        assert_type(segment.first_byte, int)
         assert_type(segment.places, dict[str, int])
 
 from message_ir.traces import Trace, TracedConversation, log_records, spans  # noqa: E402  # grouped here

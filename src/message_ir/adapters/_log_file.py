@@ -62,48 +62,24 @@ def read_range(source: object, start: int, stop: int | None) -> bytes:
     return source[start:stop]
 
 
-def line_start(source: object, number: int) -> int:
-    """Where line `number` (as `text_lines` numbers them) of a log given as bytes or as a
-    `LogFile` starts: bytes from its start (its size, past the last line)."""
-    if type(source) is LogFile:
-        offset = 0
-        with open(source.path, "rb") as stream:
-            left = number
-            while left:
-                block = stream.read(_BLOCK if source.end is None else min(_BLOCK, source.end - offset))
-                if not block:
-                    return offset
-                count = block.count(b"\n")
-                if count < left:
-                    left -= count
-                    offset += len(block)
-                    continue
-                at = -1
-                for _ in range(left):
-                    at = block.index(b"\n", at + 1)
-                return offset + at + 1
-        return 0
-    assert type(source) is bytes  # a log given as bytes or as a `LogFile`
-    at = -1
-    for _ in range(number):
-        at = source.find(b"\n", at + 1)
-        if at < 0:
-            return len(source)
-    return at + 1
-
-
-def copy_range(source: object, start: int, stop: int, write: Callable[[bytes], object]) -> None:
-    """Write the bytes of a log given as bytes or as a `LogFile` from `start` to `stop`, a
-    block at a time."""
+def copy_range(source: object, start: int, stop: int | None, write: Callable[[bytes], object]) -> None:
+    """Write the bytes of a log given as bytes or as a `LogFile` from `start` to `stop`
+    (`None`: to its end, or to the `LogFile`'s `end`), a block at a time."""
     if type(source) is not LogFile:
         write(read_range(source, start, stop))
         return
+    if source.end is not None:
+        stop = source.end if stop is None else min(stop, source.end)
     with open(source.path, "rb") as stream:
         stream.seek(start)
-        left = stop - start
-        while left > 0 and (block := stream.read(min(_BLOCK, left))):
+        left = None if stop is None else stop - start
+        while left is None or left > 0:
+            block = stream.read(_BLOCK if left is None else min(_BLOCK, left))
+            if not block:
+                return
             write(block)
-            left -= len(block)
+            if left is not None:
+                left -= len(block)
 
 
 def raw_lines(data: bytes) -> Iterator[bytes]:

@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 from message_ir import Fix, Message, repair_transcript
 from message_ir.adapters._conversation import Conversation
-from message_ir.adapters._log_file import copy_range, line_start
+from message_ir.adapters._log_file import copy_range
 from message_ir.adapters._segments import Segment
 
 
@@ -86,7 +86,7 @@ def write_repaired(
     """Write a log given as bytes or as a `LogFile` whose last segment repair changed: its
     lines before that segment as read, then the segment repaired, as `dumps` writes it."""
     segment = last.segment
-    copy_range(source, 0, line_start(source, segment.first_line), write)
+    copy_range(source, 0, segment.first_byte, write)
     write(dumps(segment.conversation.replace(messages=last.messages)))
 
 

@@ -56,6 +56,8 @@ may not be clean. Only for a format whose reader carries nothing between segment
 
 class _Segment(NamedTuple):
     start: int
+    offset: int
+    """Where its first line starts in the log's text."""
     data: bytes
     on: frozenset[int] | None
     """Its lines on the branch, counted from its start (for the fast path)."""
@@ -72,19 +74,19 @@ def _segments(source: object, found: Plan, size: int) -> Iterator[_Segment]:
     start = offset = 0
     for cut, cut_offset in zip(cuts, starts, strict=True):
         if cut_offset - offset >= size:
-            yield _segment(start, read_range(text, offset, cut_offset), on, cut)
+            yield _segment(start, offset, read_range(text, offset, cut_offset), on, cut)
             start, offset = cut, cut_offset
     data = read_range(text, offset, None)
     if data and not data.endswith(b"\n"):
         data += b"\n"
-    yield _segment(start, data, on, start + data.count(b"\n"))
+    yield _segment(start, offset, data, on, start + data.count(b"\n"))
 
 
-def _segment(start: int, data: bytes, on: bytearray | None, end: int) -> _Segment:
+def _segment(start: int, offset: int, data: bytes, on: bytearray | None, end: int) -> _Segment:
     if on is None:
-        return _Segment(start, data, None, None)
+        return _Segment(start, offset, data, None, None)
     branch = frozenset(number for number in range(start, end) if on[number])
-    return _Segment(start, data, frozenset(number - start for number in branch), branch)
+    return _Segment(start, offset, data, frozenset(number - start for number in branch), branch)
 
 
 def _moved(diagnostic: Diagnostic, messages: int) -> Diagnostic:
@@ -180,6 +182,9 @@ class Segment(NamedTuple):
     """What `check` of the whole log says of these lines, sorted as `check` sorts."""
     places: dict[str, int]
     """Where each message came from (as `Checked.places`), in the whole log's terms."""
+    first_byte: int = 0
+    """Where `first_line` starts in the log's text (bytes from its start, in UTF-8 for a log
+    given as `str`); 0 for a log given as parsed values, read as one segment."""
 
 
 Segments = Callable[[object, "str | None"], Iterator[Segment]]
@@ -274,6 +279,7 @@ def _segments_alone(
             msgspec.structs.replace(conversation, notes=notes),
             tuple(_moved(diagnostic, messages) for diagnostic in diagnostics),
             {path: index + messages for path, index in places.items()},
+            segment.offset,
         )
         messages += len(conversation.messages)
 

@@ -378,12 +378,10 @@ def relink_past_removed(
     hangs instead from the line of the branch before the removed one (a branch is a chain:
     the line a removed line of it hung from). Nothing changes in a log written back with
     every line it was read with."""
-    present = [number for number, _ in numbered if number is not None]
-    if not present:
-        return
+    present = {number for number, _ in numbered if number is not None}
+    if not present or len(present) == max(present) + 1:
+        return  # every line read is written
     removed = sorted(set(range(max(present) + 1)).difference(present))
-    if not removed:
-        return
     ids: set[str] = set()
     branch: list[tuple[int, str]] = []  # the branch's lines read, in order, with their IDs
     for number, value in numbered:
