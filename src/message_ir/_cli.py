@@ -13,6 +13,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import sys
 import tempfile
 import time
@@ -1144,13 +1145,14 @@ def _write_repaired_log(
     unrepaired: set[str],
 ) -> int:
     """Write a log whose last segment repair changed (`write_repaired`) to a temporary file
-    (beside the output, else in the temporary directory), check it there, then copy it to
-    the output; say what repair left."""
-    folder = None if output is None or output == "-" else os.path.dirname(os.path.abspath(output))
+    (beside an output file, else in the temporary directory), check it there, then copy it
+    to the output; say what repair left."""
+    folder = _spool_folder(output)
     try:
         handle, spooled = tempfile.mkstemp(prefix=".message-ir-repair-", suffix=".jsonl", dir=folder)
     except OSError as error:
-        raise _Unreadable(f"cannot write a temporary file: {error.strerror or error}") from None
+        where = "a temporary file" if folder is None else output
+        raise _Unreadable(f"cannot write {where}: {error.strerror or error}") from None
     try:
         with os.fdopen(handle, "wb") as spool:
             try:
@@ -1170,6 +1172,21 @@ def _write_repaired_log(
         with contextlib.suppress(OSError):
             os.unlink(spooled)
     return _repair_left(path, output, found, unrepaired, lines=True)
+
+
+def _spool_folder(output: str | None) -> str | None:
+    """Where a temporary copy of the output goes: beside an output that is a file or is not
+    there yet (the same disk), else (standard output, a device, a pipe) in the temporary
+    directory (`None`)."""
+    if output is None or output == "-":
+        return None
+    try:
+        status = os.stat(output)
+    except FileNotFoundError:
+        return os.path.dirname(os.path.abspath(output))
+    except OSError:
+        return None  # the output's own write says what is wrong with it
+    return os.path.dirname(os.path.realpath(output)) if stat.S_ISREG(status.st_mode) else None
 
 
 def _copy_log(path: str, source: object, stream: BinaryIO) -> None:

@@ -9,6 +9,7 @@ import io
 import json
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -138,6 +139,8 @@ def test_the_real_logs_cut_short_are_repaired_in_their_last_segment() -> None:
     formats: set[str] = set()
     for path in CLAUDE_CODE_LOGS + PI_LOGS + CODEX_LOGS:
         module = module_of(path)
+        if module.NAME in formats:
+            continue
         lines = path.read_bytes().splitlines(keepends=True)
         for keep in range(1, len(lines) + 1):
             data = b"".join(lines[:keep])
@@ -343,4 +346,50 @@ def test_a_failure_while_the_last_segment_is_written_is_said_and_leaves_nothing(
     status = main(["repair", str(path), "-o", str(out)], stdout=stdout, stderr=stderr)
     fix = f"{path}:4: MISSING_TOOL_RESULT inserted_result: Inserted an error result for 'toolu_1', which had none\n"
     assert (status, stderr.getvalue()) == (2, f"{fix}message-ir: error: {said.format(path=path)}\n")
+    assert sorted(name.name for name in tmp_path.iterdir()) == ["session.jsonl"]
+
+
+def cut_after_a_call(tmp_path: Path) -> Path:
+    """A log whose last call has no result (its last segment is repaired alone)."""
+    lines = in_file_order(conversation_lines(2))
+    del lines[-1]
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(b"".join(line + b"\n" for line in lines))
+    return path
+
+
+def test_the_repaired_log_is_spooled_beside_an_output_file_else_in_the_temporary_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = cut_after_a_call(tmp_path)
+    folders: list[str | None] = []
+    mkstemp = tempfile.mkstemp
+
+    def recorded(prefix: str, suffix: str, dir: str | None) -> tuple[int, str]:  # mkstemp's own names
+        if prefix == ".message-ir-repair-":  # (the safe write makes one of its own)
+            folders.append(dir)
+        return mkstemp(prefix=prefix, suffix=suffix, dir=dir)
+
+    monkeypatch.setattr(tempfile, "mkstemp", recorded)
+    link = tmp_path / "elsewhere" / "link.jsonl"
+    link.parent.mkdir()
+    target = tmp_path / "target.jsonl"
+    target.write_bytes(b"")
+    link.symlink_to(target)
+    for output in ("/dev/null", str(tmp_path / "new.jsonl"), str(link)):
+        stdout, stderr = io.StringIO(), io.StringIO()
+        assert main(["repair", str(path), "-o", output], stdout=stdout, stderr=stderr) == 0
+    assert folders == [None, str(tmp_path), str(tmp_path)]  # a device; a new file; a link's target
+    assert target.read_bytes() == (tmp_path / "new.jsonl").read_bytes()
+
+
+def test_an_output_in_a_folder_that_is_not_there_is_said_and_leaves_nothing(tmp_path: Path) -> None:
+    path = cut_after_a_call(tmp_path)
+    out = tmp_path / "missing" / "out.jsonl"
+    completed = run_repair(str(path), "-o", str(out))
+    fix = f"{path}:4: MISSING_TOOL_RESULT inserted_result: Inserted an error result for 'toolu_1', which had none\n"
+    assert (completed.returncode, completed.stderr.decode()) == (
+        2,
+        f"{fix}message-ir: error: cannot write {out}: No such file or directory\n",
+    )
     assert sorted(name.name for name in tmp_path.iterdir()) == ["session.jsonl"]
