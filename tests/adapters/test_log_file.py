@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from message_ir.adapters import LogFile, _first_pass, _log_file, _segments, claude_code
+from message_ir.adapters import LogFile, _first_pass, _log_file, _segments, anthropic, claude_code
 from tests.adapters.test_segments import CLAUDE_CODE_LOGS, whole_check
 
 SHAPES = (b"", b"\n", b"\n\n", b"a", b"a\n", b"a\n\nb", b"ab\ncd\nef", b"ab\ncd\nef\n", b"\n\na\n\n\nbcdefgh\ni")
@@ -66,3 +66,17 @@ def test_a_segment_holds_the_lines_of_its_range(path: Path, monkeypatch: pytest.
         assert all(text.startswith(lines[start]) and text.endswith(b"\n") for start, _, text in texts)
         assert all(offset == len(b"\n".join(lines[:start])) + (start > 0) for start, offset, _ in texts)
         assert claude_code.check(LogFile(path, end=end)) == whole_check(claude_code, cut)
+
+
+@pytest.mark.parametrize("path", CLAUDE_CODE_LOGS[:3], ids=lambda path: path.name)
+def test_a_loaded_segment_says_where_its_first_line_starts(path: Path) -> None:
+    data = path.read_bytes()
+    segments = list(
+        _segments.loaded_segments(
+            claude_code.NAME, data, claude_code._read, claude_code._KEYS, anthropic.provider_rules, None, 1
+        )
+    )
+    starts = [0]
+    for line in data.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    assert [segment.first_byte for segment in segments] == [starts[segment.first_line] for segment in segments]
