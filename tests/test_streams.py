@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from message_ir import AssistantMessage, Diagnostic, TextBlock, ToolCall, assistant_message
+from message_ir import MAX_DEPTH, AssistantMessage, Diagnostic, TextBlock, ToolCall, assistant_message, tool_call
 from message_ir.streams import STREAM_FORMATS, Assembled, Assembler, QueueExhausted, ScriptedModel, assemble, script
 from message_ir.streams._assembled import StreamState
 from tests.adapters.real import real_files
@@ -152,6 +152,52 @@ def test_arguments_that_make_no_object_are_kept_and_reported() -> None:
     assert type(block) is ToolCall
     assert block.meta is not None
     assert block.meta.thaw() == {"stream": {"arguments": '{"a": '}}
+
+
+def _nested(depth: int) -> dict[str, object]:
+    value: dict[str, object] = {}
+    for _ in range(depth - 1):
+        value = {"a": value}
+    return value
+
+
+@pytest.mark.parametrize(
+    ("call_id", "arguments"),
+    [
+        ("call_1", _nested(MAX_DEPTH)),  # as deep as the IR holds
+        ("call_1", {"list": [[1]] * MAX_DEPTH}),  # more brackets than levels: not deep
+        ("call_ü", {"city": "Zürich", "days": 10**30}),  # an identifier the constructor looks at closer
+        ("call_1", {}),
+    ],
+)
+def test_a_streamed_call_is_the_call_its_constructor_makes(call_id: str, arguments: dict[str, object]) -> None:
+    text = json.dumps(arguments)
+    fragments = [{"index": 0, "id": call_id, "type": "function", "function": {"name": "f", "arguments": text}}]
+    stream = _chunk({"tool_calls": fragments}) + _chunk({}, "tool_calls") + "data: [DONE]\n\n"
+    gemini = _gemini([{"functionCall": {"id": call_id, "name": "f", "args": arguments}}]) + _gemini([], "STOP")
+    expected = tool_call(id=call_id, name="f", arguments=arguments)  # type: ignore[arg-type]  # plain JSON data
+    for done in (assemble(stream, "openai_chat"), assemble(gemini, "gemini")):
+        assert done.diagnostics == ()
+        assert done.message.content == (expected,)
+        (block,) = done.message.content
+        assert type(block) is ToolCall
+        assert bytes(block.arguments_json) == bytes(expected.arguments_json)
+
+
+def test_arguments_deeper_than_the_ir_holds_are_kept_as_text() -> None:
+    text = json.dumps(_nested(MAX_DEPTH + 1))
+    fragments = [{"index": 0, "id": "call_1", "type": "function", "function": {"name": "f", "arguments": text}}]
+    stream = _chunk({"tool_calls": fragments}) + _chunk({}, "tool_calls") + "data: [DONE]\n\n"
+    call = {"functionCall": {"id": "call_1", "name": "f", "args": _nested(MAX_DEPTH + 1)}}
+    gemini = _gemini([call]) + _gemini([], "STOP")
+    for done in (assemble(stream, "openai_chat"), assemble(gemini, "gemini")):
+        assert [str(diagnostic) for diagnostic in done.diagnostics] == [
+            f"BAD_TOOL_ARGUMENTS: Nesting deeper than {MAX_DEPTH} levels - at `$[0]`"
+        ]
+        (block,) = done.message.content
+        assert type(block) is ToolCall
+        assert block.arguments == {}
+        assert block.meta is not None
 
 
 def test_an_error_event_and_a_fragment_for_an_index_never_started() -> None:

@@ -14,6 +14,7 @@ from typing import Final, cast
 import msgspec
 
 from message_ir import (
+    MAX_DEPTH,
     AssistantMessage,
     ConstructionError,
     Diagnostic,
@@ -28,6 +29,7 @@ from message_ir import (
 )
 from message_ir.adapters import Note
 from message_ir.streams._framing import Event
+from message_ir.streams._typed import encode
 
 _decode: Final = msgspec.json.Decoder(object).decode
 STREAM_KEY: Final = "stream"
@@ -120,6 +122,7 @@ class Call:
     event: int  # where it started, for its diagnostics
     parts: list[str] = field(default_factory=list)
     given: dict[str, object] | None = None  # arguments sent whole (Anthropic's `input` at the start)
+    given_decoded: bool = False  # `given` was decoded here from the stream's bytes, not a caller's value
     kept: dict[str, object] = field(default_factory=dict)  # the block's other fields
 
 
@@ -173,8 +176,10 @@ def _call(slot: Call, found: list[Diagnostic]) -> ToolCall:
     text = "".join(slot.parts)
     meta: dict[str, object] = dict(slot.kept)
     arguments: dict[str, object] = {}
+    decoded = True  # the arguments were parsed here, from the stream's JSON text
     if not text.strip():
-        arguments = slot.given if slot.given is not None else {}
+        if slot.given is not None:
+            arguments, decoded = slot.given, slot.given_decoded
     else:
         try:
             parsed: object = _decode(text)
@@ -192,6 +197,12 @@ def _call(slot: Call, found: list[Diagnostic]) -> ToolCall:
                     f"The arguments of {slot.id!r} do not make a JSON object: {_shown(text)}",
                 )
             )
+    if decoded and not meta and _plain_identifier(slot.id) and _plain_identifier(slot.name):
+        arguments_json = encode(arguments)  # canonical: what the constructor would keep
+        if arguments_json.count(b"{") + arguments_json.count(b"[") <= MAX_DEPTH:  # surely not too deep
+            # Parsed here from JSON (msgspec refuses what the JSON rule refuses, but depth), with
+            # identifiers the constructor takes without a closer look: no second walk.
+            return ToolCall(id=slot.id, name=slot.name, arguments_json=msgspec.Raw(arguments_json))
     try:
         return tool_call(
             id=slot.id,
@@ -202,6 +213,11 @@ def _call(slot: Call, found: list[Diagnostic]) -> ToolCall:
     except ConstructionError as error:  # a value the IR cannot hold (too deep): kept as text
         found.append(Diagnostic("BAD_TOOL_ARGUMENTS", slot.event, f"$[{slot.event}]", error.problem))
         return tool_call(id=slot.id, name=slot.name, arguments={}, meta={STREAM_KEY: {"arguments": text}})
+
+
+def _plain_identifier(value: object) -> bool:
+    """Whether `value` is an identifier the IR accepts without a closer look (a non-empty ASCII `str`)."""
+    return type(value) is str and bool(value) and value.isascii()
 
 
 def _kept(slot: Kept) -> OpaqueBlock:

@@ -1,5 +1,6 @@
-"""Where msgspec's typed decoding meets the stream formats (the one module of `streams`
-where mypy allows `Any`: a decoder of a union built at run time is untyped to it).
+"""Where msgspec's typed decoding and its encoder meet the stream formats (the one module of
+`streams` where mypy allows `Any`: a decoder of a union built at run time is untyped to it, and
+the encoder takes `Any`).
 
 A stream format's fast path decodes each payload of a batch into a msgspec struct, one per
 event type it knows: the frequent ones with their fields, the others empty (their payload is
@@ -14,6 +15,13 @@ from collections.abc import Callable
 from typing import Union
 
 import msgspec
+
+_encode = msgspec.json.Encoder().encode
+
+
+def encode(value: object) -> bytes:
+    """msgspec's compact JSON encoding of `value` (parsed JSON: nothing of a caller's runs)."""
+    return _encode(value)
 
 
 def payload_decoder(*types: type[msgspec.Struct]) -> Callable[[bytes], object]:

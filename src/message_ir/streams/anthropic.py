@@ -141,7 +141,7 @@ class Stream(StreamState):
             if not block.id or not block.name:
                 return False
             given = as_object(block.input)
-            slot = Call(block.id, block.name, number, given=given if given else None)
+            slot = Call(block.id, block.name, number, given=given if given else None, given_decoded=True)
         self.blocks[start.index] = slot
         self.slots.append(slot)
         return True

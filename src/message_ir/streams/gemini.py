@@ -93,7 +93,8 @@ class Stream(StreamState):
                 if self._open is not None:
                     return position
                 if call.name:
-                    slots.append(self._begun(call.id, call.name, call.args, part.thoughtSignature, first + position))
+                    signature, number = part.thoughtSignature, first + position
+                    slots.append(self._begun(call.id, call.name, call.args, signature, number, decoded=True))
                     text = None
             elif part.text is None:
                 return position
@@ -111,9 +112,12 @@ class Stream(StreamState):
                 info["usage"] = chunk.usageMetadata
         return len(payloads)
 
-    def _begun(self, call_id: object, name: str, args: object, signature: object, number: int) -> Call:
+    def _begun(
+        self, call_id: object, name: str, args: object, signature: object, number: int, *, decoded: bool = False
+    ) -> Call:
         """A call begun (at event `number`): its ID, or one made up and said in its `meta`,
-        and the thought signature it came with."""
+        and the thought signature it came with; `decoded`: its `args` were decoded here from
+        the stream's bytes (the fast path), not given by a caller."""
         kept: dict[str, object] = {}
         if type(call_id) is not str or not call_id:
             call_id = f"stream_call_{self._calls}"
@@ -121,7 +125,7 @@ class Stream(StreamState):
         if type(signature) is str:
             kept["thoughtSignature"] = signature
         self._calls += 1
-        return Call(call_id, name, number, given=as_object(args), kept=kept)
+        return Call(call_id, name, number, given=as_object(args), given_decoded=decoded, kept=kept)
 
     def __init__(self) -> None:
         super().__init__()
@@ -229,6 +233,7 @@ class Stream(StreamState):
     def _close(self) -> None:
         if self._open is not None:
             self._open.given = {**(self._open.given or {}), **self._args}
+            self._open.given_decoded = False  # what the careful way read: perhaps a caller's values
             self._open, self._args = None, {}
 
 

@@ -86,7 +86,13 @@ class _MessageItem(msgspec.Struct, tag="message", gc=False):
 
     def text(self) -> str:
         """What `_message_text` gives for the item."""
-        return "".join([part.text for part in self.content if part.type == "output_text" and type(part.text) is str])
+        content = self.content
+        if not content:
+            return ""
+        if len(content) == 1:  # the usual message
+            part = content[0]
+            return part.text if part.type == "output_text" and type(part.text) is str else ""
+        return "".join([part.text for part in content if part.type == "output_text" and type(part.text) is str])
 
 
 class _CallItem(msgspec.Struct, tag="function_call", gc=False):
@@ -184,18 +190,26 @@ class Stream(StreamState):
                     return position
                 index = item.output_index
                 parts.append(item.delta)
-            elif self._take_other(item, first + position):
-                kind = None  # the outputs may have changed
-            else:
+            elif type(item) is _ItemDone:  # an output's end: its whole text or arguments
+                slot, done = slots.get(item.output_index), item.item
+                if type(slot) is Text and type(done) is _MessageItem:
+                    slot.parts[:] = [done.text()]
+                elif type(slot) is Call and type(done) is _CallItem:
+                    if type(done.arguments) is str:
+                        slot.parts[:] = [done.arguments]
+                else:
+                    return position
+            elif type(item) is _ItemAdded:
+                if not self._item_added(item, first + position):
+                    return position
+                kind = None  # the outputs changed
+            elif not self._take_other(item):
                 return position
         return len(payloads)
 
-    def _take_other(self, item: object, number: int) -> bool:
-        """An output's start or end (a message or a function call), a content part's, or a
-        call's whole arguments, read as the careful way reads them; `False` for any other
-        event, or one for an output never added, or whose item does not fit its output."""
-        if type(item) is _ItemAdded:
-            return self._item_added(item, number)
+    def _take_other(self, item: object) -> bool:
+        """A content part's start or end, or a call's whole arguments, read as the careful
+        way reads them; `False` for any other event, or one for an output never added."""
         if type(item) is _PartEvent or type(item) is _PartDone or type(item) is _TextDone:
             return item.output_index in self.items
         if type(item) is _ArgumentsDone:
@@ -204,17 +218,7 @@ class Stream(StreamState):
                 return False
             call.parts[:] = [item.arguments]
             return True
-        if type(item) is not _ItemDone:
-            return False
-        slot, done = self.items.get(item.output_index), item.item
-        if type(slot) is Text and type(done) is _MessageItem:
-            slot.parts[:] = [done.text()]
-        elif type(slot) is Call and type(done) is _CallItem:
-            if type(done.arguments) is str:
-                slot.parts[:] = [done.arguments]
-        else:
-            return False
-        return True
+        return False
 
     def _item_added(self, event: _ItemAdded, number: int) -> bool:
         """A message or a function call added, as `_added` adds it (`False`: a call without
