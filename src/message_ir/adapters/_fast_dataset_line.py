@@ -22,29 +22,29 @@ _USER_ROLES: Final = ("system", "developer", "user")
 _NULL: Final = msgspec.Raw(b"null")
 
 
-class _TextFunction(msgspec.Struct, forbid_unknown_fields=True):
+class _TextFunction(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     name: str
     arguments: str  # OpenAI Chat: JSON text
 
 
-class _ObjectFunction(msgspec.Struct, forbid_unknown_fields=True):
+class _ObjectFunction(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     name: str
     arguments: msgspec.Raw  # chat templates: the object itself
 
 
-class _TextCall(msgspec.Struct, forbid_unknown_fields=True):
+class _TextCall(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     id: str
     function: _TextFunction
     type: str  # OpenAI Chat requires it
 
 
-class _ObjectCall(msgspec.Struct, forbid_unknown_fields=True):
+class _ObjectCall(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     id: str
     function: _ObjectFunction
     type: str = "function"  # chat templates: optional
 
 
-class _Message(msgspec.Struct, forbid_unknown_fields=True):
+class _Message(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     role: str
     content: str | None = None
     tool_call_id: str | None = None
@@ -52,21 +52,21 @@ class _Message(msgspec.Struct, forbid_unknown_fields=True):
     weight: int | None = None  # OpenAI fine-tuning: whether to train on an assistant message
 
 
-class _TextMessage(_Message, forbid_unknown_fields=True):
+class _TextMessage(_Message, forbid_unknown_fields=True, gc=False):
     tool_calls: list[_TextCall] | None = None
 
 
-class _ObjectMessage(_Message, forbid_unknown_fields=True):
+class _ObjectMessage(_Message, forbid_unknown_fields=True, gc=False):
     tool_calls: list[_ObjectCall] | None = None
 
 
-class _TextRecord(msgspec.Struct, forbid_unknown_fields=True):
+class _TextRecord(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     messages: list[_TextMessage]
     tools: msgspec.Raw = _NULL  # decoded once per distinct text (lines repeat their tools)
     parallel_tool_calls: bool | None = None
 
 
-class _ObjectRecord(msgspec.Struct, forbid_unknown_fields=True):
+class _ObjectRecord(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     messages: list[_ObjectMessage]
     tools: msgspec.Raw = _NULL
     parallel_tool_calls: bool | None = None

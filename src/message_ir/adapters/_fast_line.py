@@ -26,7 +26,7 @@ from typing import Final
 import msgspec
 
 from message_ir.adapters import _schema_engine
-from message_ir.adapters._ids import IdRule
+from message_ir.adapters._ids import ANY, IdRule
 from message_ir.adapters._json import decode, encode
 from message_ir.adapters._tools import ToolReader, read_declarations
 
@@ -119,7 +119,7 @@ def _declared(reader: ToolReader, text: bytes) -> Declared | None:
 def plain(text: str | bytes) -> bool:
     """Whether JSON `text` surely nests within the IR's depth limit and holds no integer too
     long for its JSON rule (what `arguments_object` asks of arguments, or of text holding them)."""
-    if len(text) <= MAX_BRACKETS:
+    if len(text) <= 2 * MAX_BRACKETS:  # each level takes two characters: surely not deeper
         return True
     if isinstance(text, str):  # our own value (decoded here): no caller's code to run
         if text.count("{") + text.count("[") > MAX_BRACKETS:
@@ -183,12 +183,19 @@ class Linkage:
         if not call_id or not name or call_id in self._seen:
             return False
         rule = self._rule
-        if len(call_id) > rule.max_length or rule.pattern.fullmatch(call_id) is None:
+        pattern = rule.pattern
+        if len(call_id) > rule.max_length or (pattern is not ANY and pattern.fullmatch(call_id) is None):
             return False
         self._seen.add(call_id)
         self._pending[call_id] = name
         parsed = arguments if isinstance(arguments, dict) else arguments_object(arguments)
-        return parsed is not None and accepted(self._declared, name, parsed)
+        if parsed is None:
+            return False
+        declared = self._declared
+        if declared is None:  # no tools declared: any call goes
+            return True
+        accepts = declared.get(name)
+        return accepts is not None and (isinstance(accepts, str) or accepts(parsed))
 
     def result(self, call_id: str, name: str | None = None) -> bool:
         """A result answering `call_id` (naming `name`, when it names its tool)."""

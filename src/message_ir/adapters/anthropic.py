@@ -382,28 +382,28 @@ def _results_first(conversation: Conversation, origins: Origins) -> list[ir.Diag
 # --- the fast path of check-dataset -------------------------------------------------------
 
 
-class _Text(msgspec.Struct, tag="text", forbid_unknown_fields=True):
+class _Text(msgspec.Struct, tag="text", forbid_unknown_fields=True, gc=False):
     text: str
 
 
-class _Use(msgspec.Struct, tag="tool_use", forbid_unknown_fields=True):
+class _Use(msgspec.Struct, tag="tool_use", forbid_unknown_fields=True, gc=False):
     id: str
     name: str
     input: msgspec.Raw
 
 
-class _Result(msgspec.Struct, tag="tool_result", forbid_unknown_fields=True):
+class _Result(msgspec.Struct, tag="tool_result", forbid_unknown_fields=True, gc=False):
     tool_use_id: str
     content: str = ""
     is_error: bool = False
 
 
-class _Message(msgspec.Struct, forbid_unknown_fields=True):
+class _Message(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     role: str
     content: str | list[_Text | _Use | _Result]
 
 
-class _Body(msgspec.Struct, forbid_unknown_fields=True):
+class _Body(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     messages: list[_Message]
     system: str | list[_Text] | msgspec.UnsetType = msgspec.UNSET
     tools: msgspec.Raw = msgspec.Raw(b"null")

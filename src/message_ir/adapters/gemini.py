@@ -525,39 +525,39 @@ def provider_rules(conversation: Conversation, origins: Origins) -> list[ir.Diag
 # --- the fast path of check-dataset -------------------------------------------------------
 
 
-class _Call(msgspec.Struct, forbid_unknown_fields=True):
+class _Call(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     id: str
     name: str
     args: msgspec.Raw
 
 
-class _Response(msgspec.Struct, forbid_unknown_fields=True):
+class _Response(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     id: str
     name: str
     response: msgspec.Raw
 
 
-class _Part(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
+class _Part(msgspec.Struct, forbid_unknown_fields=True, gc=False, rename="camel"):
     text: str | msgspec.UnsetType = msgspec.UNSET
     function_call: _Call | msgspec.UnsetType = msgspec.UNSET
     function_response: _Response | msgspec.UnsetType = msgspec.UNSET
     thought_signature: str | msgspec.UnsetType = msgspec.UNSET
 
 
-class _Content(msgspec.Struct, forbid_unknown_fields=True):
+class _Content(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     role: str
     parts: list[_Part]
 
 
-class _Text(msgspec.Struct, forbid_unknown_fields=True):
+class _Text(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     text: str
 
 
-class _System(msgspec.Struct, forbid_unknown_fields=True):
+class _System(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     parts: list[_Text]
 
 
-class _Body(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
+class _Body(msgspec.Struct, forbid_unknown_fields=True, gc=False, rename="camel"):
     contents: list[_Content]
     system_instruction: _System | msgspec.UnsetType = msgspec.UNSET
     tools: msgspec.Raw = msgspec.Raw(b"null")

@@ -423,31 +423,31 @@ def provider_rules(conversation: Conversation, origins: Origins) -> list[ir.Diag
 # --- the fast path of check-dataset -------------------------------------------------------
 
 
-class _InputText(msgspec.Struct, tag=_INPUT_TEXT, forbid_unknown_fields=True):
+class _InputText(msgspec.Struct, tag=_INPUT_TEXT, forbid_unknown_fields=True, gc=False):
     text: str
 
 
-class _OutputText(msgspec.Struct, tag=_OUTPUT_TEXT, forbid_unknown_fields=True):
+class _OutputText(msgspec.Struct, tag=_OUTPUT_TEXT, forbid_unknown_fields=True, gc=False):
     text: str
 
 
-class _Message(msgspec.Struct, tag="message", forbid_unknown_fields=True):
+class _Message(msgspec.Struct, tag="message", forbid_unknown_fields=True, gc=False):
     role: str
     content: str | list[_InputText | _OutputText]
 
 
-class _FunctionCall(msgspec.Struct, tag="function_call", forbid_unknown_fields=True):
+class _FunctionCall(msgspec.Struct, tag="function_call", forbid_unknown_fields=True, gc=False):
     call_id: str
     name: str
     arguments: str
 
 
-class _FunctionCallOutput(msgspec.Struct, tag="function_call_output", forbid_unknown_fields=True):
+class _FunctionCallOutput(msgspec.Struct, tag="function_call_output", forbid_unknown_fields=True, gc=False):
     call_id: str
     output: str
 
 
-class _Body(msgspec.Struct, forbid_unknown_fields=True):
+class _Body(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     input: list[_Message | _FunctionCall | _FunctionCallOutput]
     instructions: str | None = None
     tools: msgspec.Raw = msgspec.Raw(b"null")

@@ -272,17 +272,17 @@ def _position_rule(source: object) -> list[ir.Diagnostic]:
 # --- the fast path of check-dataset -------------------------------------------------------
 
 
-class _Turn(msgspec.Struct, forbid_unknown_fields=True, rename={"speaker": "from"}):
+class _Turn(msgspec.Struct, forbid_unknown_fields=True, gc=False, rename={"speaker": "from"}):
     speaker: str
     value: str
 
 
-class _Row(msgspec.Struct, forbid_unknown_fields=True):
+class _Row(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     conversations: list[_Turn]
     tools: msgspec.Raw = msgspec.Raw(b"null")
 
 
-class _Call(msgspec.Struct, forbid_unknown_fields=True):
+class _Call(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     name: str
     arguments: dict[str, object]
 
