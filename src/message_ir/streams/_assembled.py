@@ -157,7 +157,9 @@ def assembled(
     blocks: list[TextBlock | ToolCall | OpaqueBlock] = []
     for slot in slots:
         if isinstance(slot, Text):
-            blocks.append(text_block(text="".join(slot.parts)))
+            text = "".join(slot.parts)  # an exact `str`, whatever the parts were
+            # ASCII text holds no lone surrogate: the block the constructor would make, unchecked.
+            blocks.append(TextBlock(text=text) if text.isascii() else text_block(text=text))
         elif isinstance(slot, Call):
             blocks.append(_call(slot, found))
         else:
