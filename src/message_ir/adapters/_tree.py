@@ -188,7 +188,7 @@ def leaves(nodes: Sequence[Node]) -> list[Node]:
     return [node for node in nodes if node.message and node.uid not in above]
 
 
-class HeadBlock(msgspec.Struct):
+class HeadBlock(msgspec.Struct, gc=False):
     """What the tree needs of a content block: its type, a call's ID, the call a result answers."""
 
     type: str | None = None
@@ -196,7 +196,7 @@ class HeadBlock(msgspec.Struct):
     tool_use_id: str | None = None
 
 
-class HeadMessage(msgspec.Struct, rename={"tool_call_id": "toolCallId"}):
+class HeadMessage(msgspec.Struct, rename={"tool_call_id": "toolCallId"}, gc=False):
     """What the tree (and a segment's cut) needs of a line's message."""
 
     id: str | None = None
@@ -209,7 +209,7 @@ class HeadMessage(msgspec.Struct, rename={"tool_call_id": "toolCallId"}):
     """The call an item makes or answers (a Codex line's Responses item)."""
 
 
-class Head(msgspec.Struct):
+class Head(msgspec.Struct, gc=False):
     """What the tree needs of a line, read under the names a log format gives its fields
     (`Keys.names`, with `_json.renamed_decoder`); decoded in C, the rest of the line skipped."""
 
