@@ -23,6 +23,12 @@ PACKAGE_KEY = "message_ir"
 """The `meta` key of the package's own, which survives conversion (original call IDs)."""
 
 
+_MAX_SHAPES = 4096
+_shapes: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[bool, bool]] = {}
+"""Per usual order and a record's keys: whether the keys are out of the usual order, and
+whether they are all usual ones. A source's records repeat a few key orders."""
+
+
 def split_record(record: dict[str, object], known: Collection[str], usual: tuple[str, ...]) -> Info:
     """The `keys` (when not the usual order) and `extra` (unknown fields) of a source record.
 
@@ -32,10 +38,17 @@ def split_record(record: dict[str, object], known: Collection[str], usual: tuple
     keys = tuple(record)
     if keys == usual:  # the common case: the usual keys in the usual order, all of them known
         return info
-    present = tuple([key for key in usual if key in record])
-    if keys != present:
+    shape = _shapes.get((usual, keys))  # the keys are exact `str`s (`as_object`): hashing runs nothing of a caller's
+    if shape is None:
+        present = tuple([key for key in usual if key in record])
+        shape = (keys != present, len(present) == len(keys))
+        if len(_shapes) >= _MAX_SHAPES:
+            _shapes.clear()
+        _shapes[(usual, keys)] = shape
+    reordered, only_usual = shape
+    if reordered:
         info["keys"] = list(keys)
-    if len(present) == len(keys):  # every key a usual one, so a known one: nothing extra
+    if only_usual:  # every key a usual one, so a known one: nothing extra
         return info
     extra = {key: value for key, value in record.items() if key not in known}
     if extra:
