@@ -281,7 +281,9 @@ def check_tool_calls(messages: Sequence[Message], tools: Sequence[ToolDeclaratio
         check = validators[block.name]
         if check is None:
             continue
-        for error in check(block.arguments.thaw()):
+        # The arguments as `json.loads` gives them: the call's own JSON text, decoded (what
+        # `arguments.thaw()` gives, without building the frozen view first).
+        for error in check(decode(block.arguments_json)):
             where = path + ".arguments" + _location(error.location)
             if not error.checked:
                 text = f"Arguments of {block.name!r} could not be checked against `{error.keyword}`: {error.message}"
