@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.metadata
+import subprocess
+import sys
 import typing
 from types import ModuleType
 
@@ -50,3 +53,15 @@ def test_every_public_name_has_a_docstring() -> None:
             if has_own and getattr(value, "__doc__", None):
                 continue
             assert name in documented, f"{module.__name__}.{name} has no docstring"
+
+
+def test_the_version_is_the_installed_distributions() -> None:
+    # Written once, in `_version.py`; the build reads it from there into the metadata. Checked
+    # against the metadata here so that importing the package never needs `importlib.metadata`.
+    assert message_ir.__version__ == importlib.metadata.version("message-ir")
+    assert subprocess.run(
+        [sys.executable, "-c", "import sys, message_ir; print('importlib.metadata' in sys.modules)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split() == ["False"]

@@ -1,8 +1,5 @@
 """message-ir: one normalized, immutable, validated shape for agent transcripts."""
 
-from importlib.metadata import PackageNotFoundError as _PackageNotFoundError
-from importlib.metadata import version as _version
-
 from message_ir._codec import decode_transcript, encode_transcript
 from message_ir._constructors import (
     BlockInput,
@@ -54,13 +51,7 @@ from message_ir._model import (
 )
 from message_ir._repair import Fix, FixAction, Repair, repair_transcript
 from message_ir._validate import validate_transcript
-
-__version__: str
-"""The installed distribution's version (from its metadata)."""
-try:
-    __version__ = _version("message-ir")
-except _PackageNotFoundError:  # pragma: no cover - imported from a source tree that was never installed
-    __version__ = "0+unknown"
+from message_ir._version import __version__
 
 __all__ = [
     "MAX_DEPTH",
