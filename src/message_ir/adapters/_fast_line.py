@@ -189,13 +189,7 @@ class Linkage:
         self._seen.add(call_id)
         self._pending[call_id] = name
         parsed = arguments if isinstance(arguments, dict) else arguments_object(arguments)
-        if parsed is None:
-            return False
-        declared = self._declared
-        if declared is None:  # no tools declared: any call goes
-            return True
-        accepts = declared.get(name)
-        return accepts is not None and (isinstance(accepts, str) or accepts(parsed))
+        return parsed is not None and accepted(self._declared, name, parsed)
 
     def result(self, call_id: str, name: str | None = None) -> bool:
         """A result answering `call_id` (naming `name`, when it names its tool)."""
