@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import message_ir
 from message_ir import decode_transcript, encode_transcript, user_message
 
 EXAMPLES = Path(__file__).parent.parent / "src" / "message_ir" / "examples"
@@ -130,6 +131,13 @@ def test_usage_errors_and_unreadable_files_exit_2(arguments: tuple[str, ...], me
     completed = run(*arguments)
     assert completed.returncode == 2
     assert message in completed.stderr
+
+
+def test_version_prints_the_packages_version() -> None:
+    completed = run("--version")
+    assert completed.returncode == 0
+    assert completed.stdout == f"message-ir {message_ir.__version__}\n"
+    assert completed.stderr == ""
 
 
 def test_no_command_prints_help_and_exits_2() -> None:

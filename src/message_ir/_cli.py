@@ -32,6 +32,7 @@ from message_ir._repair import DEFAULT_MISSING_RESULT_CONTENT, Fix, repair_trans
 from message_ir._safe_write import FileStamp, WriteFailed, Writer, stamp, write_with
 from message_ir._schema import transcript_schema
 from message_ir._untyped import standard_streams
+from message_ir._version import __version__
 from message_ir.adapters import FORMATS, Call, Format, FormatError, LogFile, convert, detect
 from message_ir.adapters._load_state import source_index
 from message_ir.adapters._log_file import copy_range, whole
@@ -277,6 +278,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="message-ir",
         description="Check, repair and convert agent transcripts (JSON or JSON Lines, and provider formats).",
     )
+    parser.add_argument("--version", action="version", version=f"message-ir {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")  # subparsers are `_Parser`s too
 
     validate = commands.add_parser(
