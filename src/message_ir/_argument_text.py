@@ -133,6 +133,19 @@ def arguments_text(raw: bytes | memoryview | msgspec.Raw, *, syntax_checked: boo
     return encode_json(value), None
 
 
+def is_arguments_text(raw: bytes | memoryview | msgspec.Raw) -> bool:
+    """Whether `arguments_text(raw, syntax_checked=False)` would accept `raw`, answered without
+    making the canonical text it would keep (a validator only needs the verdict)."""
+    text = bytes(raw)
+    if depth_exceeds(text):
+        return False
+    try:
+        value = decode_json(text)
+    except (msgspec.DecodeError, RecursionError):  # ValidationError is a DecodeError
+        return False
+    return type(value) is dict
+
+
 def _is_utf8(text: bytes) -> bool:
     try:
         text.decode("utf-8")

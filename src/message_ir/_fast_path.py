@@ -33,7 +33,7 @@ from typing import Final
 
 import msgspec
 
-from message_ir._argument_text import arguments_text
+from message_ir._argument_text import is_arguments_text
 from message_ir._frozen_values import FrozenJsonObject
 from message_ir._json_rule import LONE_SURROGATE, SAFE_INT_BITS
 from message_ir._limits import MAX_DEPTH
@@ -92,7 +92,7 @@ def _raw_object(raw: object, optional: bool) -> bool:
         return False
     if not raw:
         return optional
-    return arguments_text(raw, syntax_checked=False)[0] is not None
+    return is_arguments_text(raw)
 
 
 def _plain_keys(record: dict[str, object]) -> bool:
@@ -330,7 +330,7 @@ def _struct_blocks(content: object, pending: dict[str, str], seen: set[str], che
         if call_id in seen and check_linkage:
             return False
         if instance_dict(block).get(CHECKED_KEY) is not raw and (  # not marked as made by the package
-            type(raw) is not msgspec.Raw or arguments_text(raw, syntax_checked=False)[0] is None
+            type(raw) is not msgspec.Raw or not is_arguments_text(raw)
         ):
             return False
         seen.add(call_id)

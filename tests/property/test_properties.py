@@ -27,6 +27,7 @@ from message_ir import (
     user_message,
     validate_transcript,
 )
+from message_ir._argument_text import arguments_text, is_arguments_text
 from message_ir._fast_path import copy_json_object, transcript_is_valid
 from message_ir._json_rule import check_json_tree
 from message_ir._linkage import check_linkage
@@ -270,6 +271,21 @@ def test_the_fast_copy_agrees_with_the_careful_walk(arguments: dict[str, object]
     if fast is not None:
         assert problem is None
         assert msgspec.json.encode(fast) == msgspec.json.encode(careful)
+
+
+_OBJECT_TEXTS = st.one_of(
+    arguments_objects.map(msgspec.json.encode),
+    st.binary(max_size=40),
+    st.sampled_from(
+        [b"{}", b"[]", b'{"a":1e400}', b'{"a":"\\ud800"}', b'{"a":', b"{} x", b'{"a":"\xff"}', b"{" * 70 + b"}" * 70]
+    ),
+)
+
+
+@given(_OBJECT_TEXTS, st.integers(min_value=0, max_value=80), st.binary(max_size=3))
+def test_the_verdict_on_arguments_text_is_arguments_texts_own(text: bytes, at: int, inserted: bytes) -> None:
+    for candidate in (text, text[:at] + inserted + text[at:]):
+        assert is_arguments_text(candidate) == (arguments_text(candidate, syntax_checked=False)[0] is not None)
 
 
 @given(hostile_values)
