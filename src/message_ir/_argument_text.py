@@ -137,7 +137,9 @@ def is_arguments_text(raw: bytes | memoryview | msgspec.Raw) -> bool:
     """Whether `arguments_text(raw, syntax_checked=False)` would accept `raw`, answered without
     making the canonical text it would keep (a validator only needs the verdict)."""
     text = bytes(raw)
-    if depth_exceeds(text):
+    # Each level takes two characters at least: short text is surely shallow enough (and text
+    # that is not JSON fails the decode, as it fails `arguments_text`).
+    if len(text) > 2 * MAX_DEPTH and depth_exceeds(text):
         return False
     try:
         value = decode_json(text)

@@ -31,7 +31,8 @@ def object_raw(value: object, text: bytes | None = None) -> msgspec.Raw:
     """
     if text is None:
         text = encode(value)
-    if text.count(b"{") + text.count(b"[") > MAX_DEPTH and not is_json_value(value):
+    # Each level takes two characters at least, so short text is surely shallow enough.
+    if len(text) > 2 * MAX_DEPTH and text.count(b"{") + text.count(b"[") > MAX_DEPTH and not is_json_value(value):
         raise ConstructionError("load", "$", f"Nesting deeper than {MAX_DEPTH} levels")
     return msgspec.Raw(text)
 
