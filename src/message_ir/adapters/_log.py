@@ -201,7 +201,6 @@ class Placement:
         self._all_max = -1  # the latest line written for a message, so far
         self._sequence = 0
         self._used: set[int] = set()
-        self._read: set[int] = set()  # the lines read that a message is written back from
 
     def add(self, lines: Lines) -> None:
         """The lines of one message (or instruction), the line it started on first."""
@@ -215,8 +214,6 @@ class Placement:
                 if position == 0:
                     self._first_max = number
                 self._all_max = max(self._all_max, number)
-            if number is not None:
-                self._read.add(number)
             self._units.append((key, number, value))
 
     def lines(self, kept: Sequence[tuple[int, object]]) -> list[object]:
@@ -226,7 +223,7 @@ class Placement:
     @property
     def message_lines(self) -> frozenset[int]:
         """The lines read that the messages are written back from (where they stand or not)."""
-        return frozenset(self._read)
+        return frozenset(number for _, number, _ in self._units if number is not None)
 
     def numbered(self, kept: Sequence[tuple[int, object]]) -> list[tuple[int | None, object]]:
         """Every line in order, with the line it was read from (`None` for a new line)."""

@@ -25,7 +25,7 @@ import msgspec
 from message_ir.adapters._conversation import Note
 from message_ir.adapters._json import as_array, as_object, decode
 from message_ir.adapters._load_state import LoadState
-from message_ir.adapters._log import reading
+from message_ir.adapters._log import Placement, reading
 from message_ir.adapters._log_file import is_text, text_lines
 
 
@@ -364,6 +364,26 @@ def record_new_line(made: dict[str, tuple[bool, object]], keys: Keys, new_id: st
         made[new_id] = made[before]
     else:
         made[new_id] = (line is not None and keys.parent in line, None if line is None else line.get(keys.parent))
+
+
+def tree_lines(
+    placement: Placement,
+    kept: Sequence[tuple[int, object]],
+    notes: Iterable[Note],
+    made: dict[str, tuple[bool, object]],
+    new_results: list[tuple[dict[str, object], str]],
+    keys: Keys,
+) -> list[object]:
+    """Every line a tree log's writer writes back into the log it read, in order (the
+    messages' and the `kept` ones): a line that hung from a removed line relinked
+    (`relink_past_removed`; `notes` are the load's, naming the links broken when read), and
+    the new lines linked on the branch (`link_new_lines`)."""
+    numbered = placement.numbered(kept)
+    every_line = [value for _, value in numbered]
+    relink_past_removed(numbered, placement.message_lines, broken_lines(notes), keys)
+    if made:
+        link_new_lines(every_line, made, new_results, keys)
+    return every_line
 
 
 def relink_past_removed(

@@ -406,13 +406,10 @@ def _dump(conversation: Conversation) -> list[object]:
             if written is not None:
                 previous = written
         placement.add(lines)
-    numbered = placement.numbered(_log.kept_lines(conversation.meta, NAME) if own else [])
-    every_line = [value for _, value in numbered]
-    if own:
-        _tree.relink_past_removed(numbered, placement.message_lines, _tree.broken_lines(conversation.notes), _KEYS)
-    if made and own:
-        _tree.link_new_lines(every_line, made, new_results, _KEYS)
-    return every_line
+    if not own:
+        return placement.lines([])
+    kept = _log.kept_lines(conversation.meta, NAME)
+    return _tree.tree_lines(placement, kept, conversation.notes, made, new_results, _KEYS)
 
 
 def _assistant_lines(
