@@ -12,7 +12,6 @@ import contextlib
 import json
 import os
 import re
-import shutil
 import stat
 import sys
 import tempfile
@@ -1164,12 +1163,7 @@ def _write_repaired_log(
                     raise _Unreadable(f"cannot write a temporary file: {error.strerror or error}") from None
                 raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
         found = module.check(LogFile(spooled))
-
-        def copy(stream: BinaryIO) -> None:
-            with open(spooled, "rb") as written:
-                shutil.copyfileobj(written, stream, _CHUNK)
-
-        _write_with(output, copy, read_as)
+        _write_with(output, lambda stream: _copy_log(spooled, LogFile(spooled), stream), read_as)
     finally:
         with contextlib.suppress(OSError):
             os.unlink(spooled)

@@ -49,12 +49,18 @@ def file_lines(path: str, end: int | None = None) -> Iterator[bytes]:
             yield from lines
 
 
+def _within(log: LogFile, stop: int | None) -> int | None:
+    """`stop` (`None`: the file's end) held within the bytes a `LogFile` reads."""
+    if log.end is None:
+        return stop
+    return log.end if stop is None else min(stop, log.end)
+
+
 def read_range(source: object, start: int, stop: int | None) -> bytes:
     """The bytes of a log given as bytes or as a `LogFile` from `start` to `stop` (`None`: to
     its end, or to the `LogFile`'s `end`)."""
     if type(source) is LogFile:
-        if source.end is not None:
-            stop = source.end if stop is None else min(stop, source.end)
+        stop = _within(source, stop)
         with open(source.path, "rb") as stream:
             stream.seek(start)
             return stream.read() if stop is None else stream.read(max(stop - start, 0))
@@ -68,8 +74,7 @@ def copy_range(source: object, start: int, stop: int | None, write: Callable[[by
     if type(source) is not LogFile:
         write(read_range(source, start, stop))
         return
-    if source.end is not None:
-        stop = source.end if stop is None else min(stop, source.end)
+    stop = _within(source, stop)
     with open(source.path, "rb") as stream:
         stream.seek(start)
         left = None if stop is None else stop - start
