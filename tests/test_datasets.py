@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from message_ir import Diagnostic
 from message_ir.datasets import (
     LineReport,
     Summary,
@@ -94,6 +95,21 @@ def test_a_bad_line_never_stops_the_run() -> None:
     ]
     with pytest.raises(ValueError, match="Unknown dataset format 'pi'"):
         list(check_lines([b"{}"], "pi"))
+
+
+def test_a_line_says_the_same_with_or_without_its_newline(dataset: Path) -> None:
+    cut = b'{"messages": [{"role": "user", "content": "Hel'
+    assert [report.diagnostics for report in check_lines([cut, cut + b"\n", b"\n"])] == [
+        (Diagnostic("INVALID_JSON", None, "$", "Invalid JSON: Input data was truncated"),),
+        (Diagnostic("INVALID_JSON", None, "$", "Invalid JSON: Input data was truncated"),),
+        (Diagnostic("BAD_FORMAT", None, "$", "Expected a conversation, got an empty line"),),
+    ]
+    data = dataset.read_bytes()
+    assert data.endswith(b"\n")
+    without = list(check_lines(data.split(b"\n")[:-1]))
+    assert list(check_file(dataset)) == without
+    assert list(check_lines(data.splitlines(keepends=True))) == without
+    assert check_dataset([dataset]).lines_by_code["INVALID_JSON"] > 0  # cut lines among them
 
 
 @given(

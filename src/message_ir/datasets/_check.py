@@ -65,17 +65,18 @@ def check_lines(
 
 
 def _line_checker(format: str) -> Checker:
-    """The diagnostics of one line of `format`: none when the fast path is sure it is clean,
-    `BAD_FORMAT` for an empty line, else the adapter's careful `check`."""
+    """The diagnostics of one line of `format`, with or without its newline: none when the fast
+    path is sure it is clean, `BAD_FORMAT` for an empty line, else the adapter's careful `check`
+    of the line without its newline."""
     check = _checker(format)
     clean = _FAST.get(format, _never)
 
     def diagnostics(line: bytes) -> tuple[Diagnostic, ...]:
-        if clean(line):
+        if clean(line):  # a newline after the JSON is whitespace to the fast path
             return ()
         if not line.strip():
             return _EMPTY
-        return check(line)
+        return check(line[:-1] if line.endswith(b"\n") else line)  # a cut line says "truncated"
 
     return diagnostics
 
