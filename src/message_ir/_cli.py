@@ -17,7 +17,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Collection, Iterator, Sequence
-from concurrent.futures.process import BrokenProcessPool
 from typing import BinaryIO, Final, Literal, NamedTuple, TextIO
 
 import msgspec
@@ -523,6 +522,17 @@ def _format_name(text: str, known: Collection[str], problem: str) -> str:
     raise argparse.ArgumentTypeError(f"{problem} {text!r} (choose from {choices})")
 
 
+def _pool_broke(error: RuntimeError) -> bool:
+    """Whether `error` is a process pool's `BrokenProcessPool`. Its module is imported only by
+    a run of several processes (15 ms of every command's start otherwise): when it was never
+    imported, no pool ran."""
+    if "concurrent.futures.process" not in sys.modules:
+        return False
+    from concurrent.futures.process import BrokenProcessPool  # imported already: no cost
+
+    return isinstance(error, BrokenProcessPool)
+
+
 def _check_dataset(arguments: _Arguments) -> int:
     paths: list[str] = []
     for path in arguments.paths:
@@ -553,16 +563,18 @@ def _check_dataset(arguments: _Arguments) -> int:
         )
     except TokenizerError as error:
         raise _Unreadable(str(error)) from None
-    except BrokenProcessPool:
-        raise _Unreadable(
-            "a worker process died (killed, or out of memory): the dataset was not checked; try fewer processes (-j)"
-        ) from None
     except MemoryError:
         raise _Unreadable("out of memory: the dataset was not checked") from None
     except ValueError as error:  # more processes than this process may open files for
         raise _Unreadable(str(error)) from None
     except OSError as error:
         raise _Unreadable(f"cannot read the dataset: {_reason(error)}") from None
+    except RuntimeError as error:
+        if not _pool_broke(error):
+            raise
+        raise _Unreadable(
+            "a worker process died (killed, or out of memory): the dataset was not checked; try fewer processes (-j)"
+        ) from None
     progress.finish()
     if arguments.format == "json":  # file names shown as text (undecodable bytes: U+FFFD), as in the text form
         summary.files = [(_shown(file), lines) for file, lines in summary.files]

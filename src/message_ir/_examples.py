@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
-from importlib import resources
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from importlib.abc import Traversable
+
+
+def _folder() -> Traversable:
+    """The shipped examples' folder. `importlib.resources` is imported here, not at the top:
+    the command line imports this module, and only `examples` and `--example` read it."""
+    from importlib import resources
+
+    return resources.files("message_ir") / "examples"
 
 
 def example_names() -> list[str]:
     """The file names of the shipped examples, sorted."""
-    folder = resources.files("message_ir") / "examples"
+    folder = _folder()
     return sorted(entry.name for entry in folder.iterdir() if entry.name.endswith((".json", ".jsonl")))
 
 
 def read_example(name: str) -> bytes:
     """The bytes of one shipped example, by file name (the suffix may be left out)."""
-    return (resources.files("message_ir") / "examples" / resolve_example(name)).read_bytes()
+    return (_folder() / resolve_example(name)).read_bytes()
 
 
 def resolve_example(name: str) -> str:

@@ -10,19 +10,19 @@ them in that many worker processes, and `merge` adds their summaries up in order
 
 from __future__ import annotations
 
-import multiprocessing
-import multiprocessing.context
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from message_ir import Diagnostic
 from message_ir.adapters import FORMATS
 from message_ir.datasets._rows import JSON_LINES, RowFile, row_file
 from message_ir.datasets._summary import LineReport, Summary, merge
 from message_ir.datasets._tokens import TokenizerError, Tokens, line_tokens, tokenizer, too_many
+
+if TYPE_CHECKING:
+    import multiprocessing.context
 
 Checker = Callable[[bytes], tuple[Diagnostic, ...]]
 
@@ -200,6 +200,9 @@ def check_dataset(
             if progress is not None:
                 progress(weight)
         return merge(summaries, examples)
+    # Imported here: 15 ms of a one-process run's start (the command line's), for nothing.
+    from concurrent.futures import ProcessPoolExecutor
+
     workers = min(processes, len(tasks))  # never a process with nothing to do
     _require_open_files(workers)
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context())
@@ -226,6 +229,8 @@ def _pool_context() -> multiprocessing.context.BaseContext | None:
     """How the worker processes start: forked (the default) unless pyarrow is loaded. pyarrow
     runs threads of its own, and a process with threads is not safely forked (a child can
     inherit a lock some thread held); then they start from a fresh server process."""
+    import multiprocessing  # beside the pool's own import (see `check_dataset`)
+
     if "pyarrow" in sys.modules and "forkserver" in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("forkserver")
     return None
