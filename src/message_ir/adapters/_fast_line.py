@@ -188,8 +188,20 @@ class Linkage:
             return False
         self._seen.add(call_id)
         self._pending[call_id] = name
-        parsed = arguments if isinstance(arguments, dict) else arguments_object(arguments)
-        return parsed is not None and accepted(self._declared, name, parsed)
+        if isinstance(arguments, dict):
+            parsed = arguments
+        else:  # `arguments_object`, inlined: a dataset line holds a few calls, a dataset millions
+            if len(arguments) > 2 * MAX_BRACKETS and not plain(arguments):
+                return False
+            try:
+                parsed = _arguments(arguments)
+            except msgspec.DecodeError:
+                return False
+        declared = self._declared
+        if declared is None:  # `accepted`, inlined
+            return True
+        accepts = declared.get(name)
+        return accepts is not None and (isinstance(accepts, str) or accepts(parsed))
 
     def result(self, call_id: str, name: str | None = None) -> bool:
         """A result answering `call_id` (naming `name`, when it names its tool)."""
