@@ -19,7 +19,6 @@ import os
 import re
 import stat
 import sys
-import tempfile
 import time
 from collections.abc import Collection, Iterator, Sequence
 from typing import BinaryIO, Final, Literal, NamedTuple, TextIO
@@ -1165,6 +1164,8 @@ def _write_repaired_log(
     """Write a log whose last segment repair changed (`write_repaired`) to a temporary file
     (beside an output file, else in the temporary directory), check it there, then copy it
     to the output; say what repair left."""
+    import tempfile  # as `_safe_write` does: only a write needs it
+
     folder = _spool_folder(output)
     try:
         handle, spooled = tempfile.mkstemp(prefix=".message-ir-repair-", suffix=".jsonl", dir=folder)

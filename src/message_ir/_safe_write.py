@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import stat
-import tempfile
 from collections.abc import Callable
 from typing import BinaryIO, NamedTuple
 
@@ -105,6 +103,8 @@ def write_with(path: str, write: Writer, *, read_as: FileStamp | None = None) ->
 
 
 def _copied(path: str, stream: BinaryIO) -> None:
+    import shutil  # here, as `tempfile` below: a write needs them, the command line's start does not
+
     with open(path, "rb") as source:
         shutil.copyfileobj(source, stream)
 
@@ -120,6 +120,8 @@ def _write_directly(path: str, target: str, write: Writer) -> None:
 def _written_beside(path: str, target: str, write: Writer, status: os.stat_result | None) -> str:
     """A temporary file beside `target` holding what `write` wrote, on disk, with `target`'s
     mode and owner. What `write` raises is raised, the temporary file removed."""
+    import tempfile  # here: 4 ms of the command line's start otherwise (with `shutil`)
+
     temporary: str | None = None
     try:
         descriptor, temporary = tempfile.mkstemp(prefix=".message-ir-", suffix=".tmp", dir=os.path.dirname(target))

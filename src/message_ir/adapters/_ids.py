@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable, Iterator
 from typing import Final, NamedTuple
@@ -69,6 +68,8 @@ def rewrite_ids(ids: Iterable[str], rule: IdRule, preferred: dict[str, str]) -> 
     for call_id in unique:
         if call_id in result:
             continue
+        import hashlib  # here: only a rewrite needs it, and every command line start imports this module
+
         digest = hashlib.sha256(call_id.encode("utf-8", "surrogatepass")).hexdigest()
         for length in range(8, len(digest) + 1):
             candidate = next(
