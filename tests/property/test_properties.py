@@ -32,6 +32,7 @@ from message_ir._fast_path import copy_json_object, transcript_is_valid
 from message_ir._json_rule import check_json_tree
 from message_ir._linkage import check_linkage
 from message_ir._shape import ShapeCheck
+from message_ir.adapters._calls import arguments_value
 from tests.property.strategies import (
     arguments_objects,
     armed,
@@ -286,6 +287,14 @@ _OBJECT_TEXTS = st.one_of(
 def test_the_verdict_on_arguments_text_is_arguments_texts_own(text: bytes, at: int, inserted: bytes) -> None:
     for candidate in (text, text[:at] + inserted + text[at:]):
         assert is_arguments_text(candidate) == (arguments_text(candidate, syntax_checked=False)[0] is not None)
+
+
+@given(arguments_objects)
+def test_a_writers_arguments_are_the_views_thawed(arguments: dict[str, object]) -> None:
+    call = tool_call(id="c", name="n", arguments=arguments)  # type: ignore[arg-type]  # JSON values
+    written = arguments_value(call)
+    assert written == call.arguments.thaw()
+    assert msgspec.json.encode(written) == msgspec.json.encode(call.arguments.thaw())  # key order and kinds too
 
 
 @given(hostile_values)

@@ -15,7 +15,7 @@ import msgspec
 
 from message_ir import AssistantBlock, OpaqueBlock, TextBlock, ToolCall
 from message_ir.adapters._build import object_raw
-from message_ir.adapters._json import as_object, encode
+from message_ir.adapters._json import as_object, decode, encode
 from message_ir.adapters._load_state import LoadState, arguments_object
 from message_ir.adapters._records import Info, split_record
 
@@ -139,10 +139,18 @@ def id_and_name(
     return call_id, name
 
 
+def arguments_value(call: ToolCall) -> dict[str, object]:
+    """A call's arguments as plain data, the values `call.arguments.thaw()` gives: its own JSON
+    text decoded, without building the read-only view first (a writer's hot path). Text that
+    holds no object (a call made without its constructor) raises as the view does."""
+    value = as_object(decode(call.arguments_json))
+    return {**call.arguments.thaw()} if value is None else value
+
+
 def written_arguments(info: Info, arguments_key: str, call: ToolCall, values: dict[str, object]) -> None:
     """Put a call's arguments into `values` under `arguments_key`: as they were sent when the
     IR holds none (`{}`) and the source kept others, and not at all when the source had none."""
-    arguments: object = call.arguments.thaw()
+    arguments: object = arguments_value(call)
     if arguments_key in info and arguments == {}:
         if info.get(NO_ARGUMENTS) is True:
             return

@@ -39,7 +39,7 @@ import msgspec
 import message_ir as ir
 from message_ir.adapters import _checks, _fast_line, _json, _load_state, _records, _tools, _writing
 from message_ir.adapters._build import meta_raw, object_raw
-from message_ir.adapters._calls import ir_call_id
+from message_ir.adapters._calls import arguments_value, ir_call_id
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, provider_words
@@ -311,7 +311,7 @@ def _written_call(call: ir.ToolCall, restore: dict[str, str]) -> dict[str, objec
     if call_info.get("no_id") is not True:
         values["id"] = _writing.written_call_id(call_info, call.id, restore)
     values["name"] = call.name
-    arguments: object = call.arguments.thaw()
+    arguments: object = arguments_value(call)
     if "args" in info and arguments == {}:
         arguments = info["args"]
     if not (call_info.get("no_args") is True and arguments == {}):

@@ -37,7 +37,7 @@ import msgspec
 import message_ir as ir
 from message_ir.adapters import _checks, _json, _load_state, _log, _records, _writing, gemini
 from message_ir.adapters._build import meta_raw, object_raw
-from message_ir.adapters._calls import id_and_name, ir_call_id
+from message_ir.adapters._calls import arguments_value, id_and_name, ir_call_id
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import Words, format_functions
@@ -342,7 +342,7 @@ class _Writer:
         info = _records.format_info(call.meta_json, NAME)
         call_info = as_object(info.get("call")) or {}
         values: dict[str, object] = {"id": _writing.written_call_id(info, call.id, self.restore), "name": call.name}
-        arguments: object = call.arguments.thaw()
+        arguments: object = arguments_value(call)
         if "args" in info and arguments == {}:
             arguments = info["args"]
         if not (info.get("no_args") is True and arguments == {}):

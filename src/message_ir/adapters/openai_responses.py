@@ -29,7 +29,13 @@ import msgspec
 import message_ir as ir
 from message_ir.adapters import _checks, _fast_line, _json, _load_state, _records, _tools, _writing
 from message_ir.adapters._build import NO_META, object_raw
-from message_ir.adapters._calls import arguments_from_text, id_and_name, ir_call_id, written_argument_text
+from message_ir.adapters._calls import (
+    arguments_from_text,
+    arguments_value,
+    id_and_name,
+    ir_call_id,
+    written_argument_text,
+)
 from message_ir.adapters._conversation import Conversation, Instruction
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, provider_words
@@ -334,7 +340,7 @@ class Renderer:
         call_id = _writing.written_call_id(info, call.id, self.restore)
         if info.get("custom") is True:
             self.custom.add(call.id)
-            arguments = call.arguments.thaw()
+            arguments = arguments_value(call)
             text_input = arguments.get("input")
             values: dict[str, object] = {
                 "type": "custom_tool_call",
