@@ -11,6 +11,7 @@ from message_ir import Diagnostic, assistant_message
 from message_ir.adapters import (
     ToolDeclaration,
     _schema_engine,
+    _tools,
     anthropic,
     check_tool_calls,
     gemini,
@@ -278,3 +279,18 @@ def test_without_the_schema_extra_the_check_says_so(monkeypatch: pytest.MonkeyPa
             _schema_engine.compiled(b'{"type": "object"}')
     finally:
         _schema_engine._library.cache_clear()
+
+
+def test_a_schemas_text_is_remembered_per_object_and_bounded() -> None:
+    first = tool_declaration("f", {"type": "object", "properties": {"a": {"type": "integer"}}}).parameters
+    second = tool_declaration("f", {"properties": {"a": {"type": "integer"}}, "type": "object"}).parameters
+    assert first is not None
+    assert second is not None
+    assert _tools.schema_text(first) == b'{"type":"object","properties":{"a":{"type":"integer"}}}'
+    assert _tools.schema_text(first) is _tools.schema_text(first)  # remembered
+    assert _tools.schema_text(second) == b'{"properties":{"a":{"type":"integer"}},"type":"object"}'  # its own order
+    for number in range(_tools._MAX_SCHEMA_TEXTS + 1):
+        made = tool_declaration("g", {"maximum": number}).parameters
+        assert made is not None
+        assert _tools.schema_text(made) == b'{"maximum":%d}' % number
+    assert len(_tools._SCHEMA_TEXTS) <= _tools._MAX_SCHEMA_TEXTS

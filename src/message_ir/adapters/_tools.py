@@ -247,7 +247,7 @@ def check_tool_calls(messages: Sequence[Message], tools: Sequence[ToolDeclaratio
             if not _schema_engine.available():
                 unavailable = True
             else:
-                compiled = _schema_engine.compiled(encode(tool.parameters.thaw()))
+                compiled = _schema_engine.compiled(schema_text(tool.parameters))
                 if isinstance(compiled, str):  # our own value: why the schema is not one
                     found.append(
                         Diagnostic("BAD_TOOL_DECLARATION", None, tool.path, f"Not a valid JSON Schema: {compiled}")
@@ -292,6 +292,25 @@ def check_tool_calls(messages: Sequence[Message], tools: Sequence[ToolDeclaratio
             text = f"Arguments of {block.name!r} fail `{error.keyword}`: {error.message}"
             found.append(Diagnostic("ARGUMENTS_DO_NOT_MATCH_SCHEMA", index, where, text))
     return tuple(found)
+
+
+_SCHEMA_TEXTS: dict[int, tuple[FrozenJsonObject, bytes]] = {}
+_MAX_SCHEMA_TEXTS: Final = 4096
+
+
+def schema_text(parameters: FrozenJsonObject) -> bytes:
+    """The compact JSON text of a declared schema (the key of its compiled validator),
+    remembered per object: a dataset's careful path reads each distinct `tools` text once, so
+    its lines share their declarations' objects. An entry holds its object, so its `id` is
+    not reused while remembered; a frozen object does not change."""
+    entry = _SCHEMA_TEXTS.get(id(parameters))
+    if entry is not None and entry[0] is parameters:
+        return entry[1]
+    text = encode(parameters.thaw())
+    if len(_SCHEMA_TEXTS) >= _MAX_SCHEMA_TEXTS:
+        _SCHEMA_TEXTS.clear()
+    _SCHEMA_TEXTS[id(parameters)] = (parameters, text)
+    return text
 
 
 def placed_calls(messages: Sequence[Message]) -> Iterator[tuple[int, int, ToolCall]]:
