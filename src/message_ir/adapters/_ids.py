@@ -65,11 +65,11 @@ def rewrite_ids(ids: Iterable[str], rule: IdRule, preferred: dict[str, str]) -> 
         elif rule.problem(call_id) is None and call_id not in taken and call_id not in preferred.values():
             taken.add(call_id)
             result[call_id] = call_id
+    import hashlib  # here: only a rewrite needs it, and every command line start imports this module
+
     for call_id in unique:
         if call_id in result:
             continue
-        import hashlib  # here: only a rewrite needs it, and every command line start imports this module
-
         digest = hashlib.sha256(call_id.encode("utf-8", "surrogatepass")).hexdigest()
         for length in range(8, len(digest) + 1):
             candidate = next(
