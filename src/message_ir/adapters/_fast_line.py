@@ -82,8 +82,11 @@ def declared_of(reader: ToolReader, tools: msgspec.Raw) -> tuple[bool, Declared 
 def linkage(reader: ToolReader, tools: msgspec.Raw, rule: IdRule) -> Linkage | None:
     """The `Linkage` of a line whose `tools` the fast path can take (see `declared_of`), or
     `None` when they are the careful path's to judge."""
-    taken, declared = declared_of(reader, tools)
-    return Linkage(declared, rule) if taken else None
+    text = bytes(tools)  # `declared_of`, inlined: once a line
+    if text == b"null":
+        return Linkage(None, rule)
+    declared = declared_tools(reader, text)
+    return None if declared is None else Linkage(declared, rule)
 
 
 def _declared(reader: ToolReader, text: bytes) -> Declared | None:
@@ -159,11 +162,12 @@ class Linkage:
     stops and the careful path takes the line.
     """
 
-    __slots__ = ("_declared", "_pending", "_rule", "_seen", "_taught")
+    __slots__ = ("_declared", "_match", "_max_length", "_pending", "_seen", "_taught")
 
     def __init__(self, declared: Declared | None, rule: IdRule) -> None:
         self._declared = declared
-        self._rule = rule
+        self._max_length = rule.max_length  # the rule's fields read once a line, not once a call
+        self._match = None if rule.pattern is ANY else rule.pattern.fullmatch
         self._seen: set[str] = set()
         self._pending: dict[str, str] = {}  # the calls of the last assistant message awaiting results
         self._taught = False
@@ -182,9 +186,8 @@ class Linkage:
         from text the caller found `plain`."""
         if not call_id or not name or call_id in self._seen:
             return False
-        rule = self._rule
-        pattern = rule.pattern
-        if len(call_id) > rule.max_length or (pattern is not ANY and pattern.fullmatch(call_id) is None):
+        match = self._match
+        if len(call_id) > self._max_length or (match is not None and match(call_id) is None):
             return False
         self._seen.add(call_id)
         self._pending[call_id] = name
