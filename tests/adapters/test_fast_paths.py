@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from message_ir.adapters import FORMATS, FormatError, convert, openai_chat
+from message_ir.adapters import FORMATS, FormatError, _fast_line, anthropic, convert, openai_chat
 from tests.adapters.real import real_files
 from tests.dataset_factory import KINDS, line, single_calls, with_tools
 
@@ -236,3 +236,29 @@ def test_without_the_schema_extra_a_line_declaring_schemas_goes_to_the_careful_p
     with mock.patch.object(_schema_engine, "available", return_value=False):
         assert _fast_line.declared_tools(FORMATS["openai_chat"].tools, tools) is None  # type: ignore[arg-type]
     assert _fast_line.declared_tools(FORMATS["openai_chat"].tools, tools) is not None  # type: ignore[arg-type]
+
+
+@given(st.one_of(st.text(max_size=12), st.text(alphabet="aZ09_-é ~.", max_size=12)))
+def test_a_call_id_fits_the_linkage_as_it_fits_the_rule(call_id: str) -> None:
+    # Anthropic's rule is asked of an ASCII identifier without its pattern: the shortcut
+    # must give the pattern's verdict on every ID.
+    for rule in (anthropic.ID_RULE, openai_chat.ID_RULE):
+        linkage = _fast_line.Linkage(None, rule)
+        assert linkage.call(call_id, "f", "{}") == (bool(call_id) and rule.problem(call_id) is None), (rule, call_id)
+
+
+def test_ids_outside_the_identifier_shortcut_are_asked_of_the_pattern() -> None:
+    fits = {
+        call_id: _fast_line.Linkage(None, anthropic.ID_RULE).call(call_id, "f", "{}")
+        for call_id in ("toolu_01A", "9lives", "a-b", "_", "é", "a b", "a" * 64, "a" * 65)
+    }
+    assert fits == {
+        "toolu_01A": True,
+        "9lives": True,
+        "a-b": True,
+        "_": True,
+        "é": False,
+        "a b": False,
+        "a" * 64: True,
+        "a" * 65: False,
+    }

@@ -26,7 +26,7 @@ from typing import Final
 import msgspec
 
 from message_ir.adapters import _schema_engine
-from message_ir.adapters._ids import ANY, IdRule
+from message_ir.adapters._ids import ANY, WORD, IdRule
 from message_ir.adapters._json import decode, encode
 from message_ir.adapters._tools import ToolReader, read_declarations
 
@@ -162,12 +162,13 @@ class Linkage:
     stops and the careful path takes the line.
     """
 
-    __slots__ = ("_declared", "_match", "_max_length", "_pending", "_seen", "_taught")
+    __slots__ = ("_declared", "_match", "_max_length", "_pending", "_seen", "_taught", "_word")
 
     def __init__(self, declared: Declared | None, rule: IdRule) -> None:
         self._declared = declared
         self._max_length = rule.max_length  # the rule's fields read once a line, not once a call
         self._match = None if rule.pattern is ANY else rule.pattern.fullmatch
+        self._word = rule.pattern is WORD  # an ASCII identifier surely fits, quicker asked than the pattern
         self._seen: set[str] = set()
         self._pending: dict[str, str] = {}  # the calls of the last assistant message awaiting results
         self._taught = False
@@ -186,8 +187,14 @@ class Linkage:
         from text the caller found `plain`."""
         if not call_id or not name or call_id in self._seen:
             return False
+        if len(call_id) > self._max_length:
+            return False
         match = self._match
-        if len(call_id) > self._max_length or (match is not None and match(call_id) is None):
+        if (
+            match is not None
+            and not (self._word and call_id.isascii() and call_id.isidentifier())
+            and match(call_id) is None
+        ):
             return False
         self._seen.add(call_id)
         self._pending[call_id] = name
