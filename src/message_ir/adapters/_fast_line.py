@@ -182,9 +182,9 @@ class Linkage:
         self._taught = True
         return not self._pending
 
-    def call(self, call_id: str, name: str, arguments: str | bytes | dict[str, object]) -> bool:
-        """A call of the current assistant message, its `arguments` as JSON text, or decoded
-        from text the caller found `plain`."""
+    def call(self, call_id: str, name: str, arguments: str | bytes | msgspec.Raw | dict[str, object]) -> bool:
+        """A call of the current assistant message, its `arguments` as JSON text (or the raw
+        bytes of the object, as decoded), or decoded from text the caller found `plain`."""
         if not call_id or not name or call_id in self._seen:
             return False
         if len(call_id) > self._max_length:
@@ -201,7 +201,9 @@ class Linkage:
         if isinstance(arguments, dict):
             parsed = arguments
         else:  # `arguments_object`, inlined: a dataset line holds a few calls, a dataset millions
-            if len(arguments) > 2 * MAX_BRACKETS and not plain(arguments):
+            if len(arguments) > 2 * MAX_BRACKETS and not plain(
+                bytes(arguments) if type(arguments) is msgspec.Raw else arguments
+            ):
                 return False
             try:
                 parsed = _arguments(arguments)

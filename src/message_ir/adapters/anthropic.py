@@ -432,7 +432,7 @@ def _is_clean(line: bytes) -> bool:
                 continue
             for block in content:
                 if type(block) is _Use:
-                    if not linkage.call(block.id, block.name, bytes(block.input)):
+                    if not linkage.call(block.id, block.name, block.input):
                         return False
                 elif type(block) is not _Text:
                     return False

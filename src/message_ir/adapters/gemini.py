@@ -591,7 +591,7 @@ def _is_clean(line: bytes) -> bool:
                 if part.function_response is not _UNSET:
                     return False
                 if type(call) is _Call:
-                    if part.text is not _UNSET or not linkage.call(call.id, call.name, bytes(call.args)):
+                    if part.text is not _UNSET or not linkage.call(call.id, call.name, call.args):
                         return False
                 elif type(part.text) is not str:
                     return False
