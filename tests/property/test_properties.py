@@ -32,7 +32,7 @@ from message_ir._fast_path import copy_json_object, transcript_is_valid
 from message_ir._json_rule import check_json_tree
 from message_ir._linkage import check_linkage
 from message_ir._shape import ShapeCheck
-from message_ir.adapters._calls import arguments_value
+from message_ir.adapters._tools import arguments_value
 from tests.property.strategies import (
     arguments_objects,
     armed,

@@ -15,9 +15,10 @@ import msgspec
 
 from message_ir import AssistantBlock, OpaqueBlock, TextBlock, ToolCall
 from message_ir.adapters._build import object_raw
-from message_ir.adapters._json import as_object, decode, encode
+from message_ir.adapters._json import as_object, encode
 from message_ir.adapters._load_state import LoadState, arguments_object
 from message_ir.adapters._records import Info, split_record
+from message_ir.adapters._tools import arguments_value
 
 NO_ARGUMENTS: Final = "no_arguments"
 """The `meta` flag of a call record that had no arguments at all (written back without them)."""
@@ -137,14 +138,6 @@ def id_and_name(
         state.problem(f"{path}.{name_key}", "Expected a non-empty `str`")
         return None
     return call_id, name
-
-
-def arguments_value(call: ToolCall) -> dict[str, object]:
-    """A call's arguments as plain data, the values `call.arguments.thaw()` gives: its own JSON
-    text decoded, without building the read-only view first (a writer's hot path). Text that
-    holds no object (a call made without its constructor) raises as the view does."""
-    value = as_object(decode(call.arguments_json))
-    return {**call.arguments.thaw()} if value is None else value
 
 
 def written_arguments(info: Info, arguments_key: str, call: ToolCall, values: dict[str, object]) -> None:

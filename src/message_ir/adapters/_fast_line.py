@@ -82,11 +82,8 @@ def declared_of(reader: ToolReader, tools: msgspec.Raw) -> tuple[bool, Declared 
 def linkage(reader: ToolReader, tools: msgspec.Raw, rule: IdRule) -> Linkage | None:
     """The `Linkage` of a line whose `tools` the fast path can take (see `declared_of`), or
     `None` when they are the careful path's to judge."""
-    text = bytes(tools)  # `declared_of`, inlined: once a line
-    if text == b"null":
-        return Linkage(None, rule)
-    declared = declared_tools(reader, text)
-    return None if declared is None else Linkage(declared, rule)
+    taken, declared = declared_of(reader, tools)
+    return Linkage(declared, rule) if taken else None
 
 
 def _declared(reader: ToolReader, text: bytes) -> Declared | None:

@@ -281,9 +281,7 @@ def check_tool_calls(messages: Sequence[Message], tools: Sequence[ToolDeclaratio
         check = validators[block.name]
         if check is None:
             continue
-        # The arguments as `json.loads` gives them: the call's own JSON text, decoded (what
-        # `arguments.thaw()` gives, without building the frozen view first).
-        for error in check(decode(block.arguments_json)):
+        for error in check(arguments_value(block)):  # as `json.loads` gives them
             where = path + ".arguments" + _location(error.location)
             if not error.checked:
                 text = f"Arguments of {block.name!r} could not be checked against `{error.keyword}`: {error.message}"
@@ -311,6 +309,15 @@ def schema_text(parameters: FrozenJsonObject) -> bytes:
         _SCHEMA_TEXTS.clear()
     _SCHEMA_TEXTS[id(parameters)] = (parameters, text)
     return text
+
+
+def arguments_value(call: ToolCall) -> dict[str, object]:
+    """A call's arguments as plain data, the values `call.arguments.thaw()` gives: its own JSON
+    text decoded, without building the read-only view first (a writer's and a schema check's
+    hot path). Text that holds no object (a call made without its constructor) raises as the
+    view does."""
+    value = as_object(decode(call.arguments_json))
+    return {**call.arguments.thaw()} if value is None else value
 
 
 def placed_calls(messages: Sequence[Message]) -> Iterator[tuple[int, int, ToolCall]]:

@@ -39,7 +39,7 @@ import msgspec
 import message_ir as ir
 from message_ir.adapters import _checks, _fast_line, _json, _load_state, _records, _tools, _writing
 from message_ir.adapters._build import meta_raw, object_raw
-from message_ir.adapters._calls import arguments_value, ir_call_id
+from message_ir.adapters._calls import ir_call_id
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, provider_words
@@ -47,7 +47,7 @@ from message_ir.adapters._ids import any_id
 from message_ir.adapters._json import as_array, as_object, encode, freeze_info, same_json
 from message_ir.adapters._load_state import LoadState, Origins
 from message_ir.adapters._pairing import MADE_UP_INFO, Pairing
-from message_ir.adapters._tools import ToolDeclaration, ToolReader
+from message_ir.adapters._tools import ToolDeclaration, ToolReader, arguments_value
 
 NAME: Final = "gemini"
 _CONTENT_KEYS: Final = ("role", "parts")

@@ -37,7 +37,7 @@ import msgspec
 import message_ir as ir
 from message_ir.adapters import _checks, _json, _load_state, _log, _records, _writing, gemini
 from message_ir.adapters._build import meta_raw, object_raw
-from message_ir.adapters._calls import arguments_value, id_and_name, ir_call_id
+from message_ir.adapters._calls import id_and_name, ir_call_id
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import Words, format_functions
@@ -46,6 +46,7 @@ from message_ir.adapters._json import as_array, as_object, encode
 from message_ir.adapters._load_state import LoadState
 from message_ir.adapters._log_file import whole
 from message_ir.adapters._pairing import Pairing
+from message_ir.adapters._tools import arguments_value
 from message_ir.adapters._usage import Call, text, tokens
 
 NAME: Final = "gemini_cli"

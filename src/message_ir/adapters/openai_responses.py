@@ -31,7 +31,6 @@ from message_ir.adapters import _checks, _fast_line, _json, _load_state, _record
 from message_ir.adapters._build import NO_META, object_raw
 from message_ir.adapters._calls import (
     arguments_from_text,
-    arguments_value,
     id_and_name,
     ir_call_id,
     written_argument_text,
@@ -42,7 +41,7 @@ from message_ir.adapters._functions import format_functions, provider_words
 from message_ir.adapters._ids import ANY, IdRule
 from message_ir.adapters._json import as_array, as_object, encode, freeze_info
 from message_ir.adapters._load_state import LoadState, Origins
-from message_ir.adapters._tools import ToolDeclaration, ToolReader
+from message_ir.adapters._tools import ToolDeclaration, ToolReader, arguments_value
 
 NAME: Final = "openai_responses"
 ID_RULE: Final = IdRule(64, ANY, "the Responses API accepts a `call_id` of at most 64")
