@@ -16,6 +16,7 @@ import json
 import random
 from collections.abc import Callable
 
+import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -262,3 +263,130 @@ def test_ids_outside_the_identifier_shortcut_are_asked_of_the_pattern() -> None:
         "a" * 64: True,
         "a" * 65: False,
     }
+
+
+def _sharegpt_call_row(call: str) -> bytes:
+    """A ShareGPT row declaring no tools (any call goes) whose one call is the text `call`."""
+    turns = [
+        {"from": "human", "value": "Hi"},
+        {"from": "function_call", "value": call},
+        {"from": "observation", "value": "ok"},
+        {"from": "gpt", "value": "Done"},
+    ]
+    return json.dumps({"conversations": turns}).encode()
+
+
+_ARGUMENT = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.sampled_from([10**3000, -(10**3001), 2**64])
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@given(
+    arguments=st.dictionaries(st.text(max_size=4), _ARGUMENT, max_size=4),
+    depth=st.integers(0, 70),
+    spelled=st.sampled_from(["", "1e999", "-1e999", "1E400", '"\\ud800"', "NaN", "[[1]]", "[{}]"]),
+    many=st.booleans(),
+)
+def test_a_sharegpt_call_the_fast_path_takes_is_clean(
+    arguments: dict[str, object], depth: int, spelled: str, many: bool
+) -> None:
+    # The fast path reads a call's arguments as scalars and lists of scalars first, and asks
+    # `plain` only of the rest: whatever the arguments hold, nested or spelled, it may take a
+    # row only when the careful path finds nothing wrong with it.
+    nested: object = "x"
+    for _ in range(depth):
+        nested = [nested]
+    text = json.dumps({"name": "f", "arguments": {**arguments, "deep": nested, "spelled": "SPELLED"}})
+    text = text.replace('"SPELLED"', spelled) if spelled else text
+    call = f"[{text}]" if many else text
+    row = _sharegpt_call_row(call)
+    if FAST["sharegpt"](row):
+        assert FORMATS["sharegpt"].functions.check_example(row) == ()
+
+
+def test_a_sharegpt_call_of_scalars_and_lists_is_taken_and_a_deep_one_left() -> None:
+    taken = [
+        {"city": "Rome", "days": 3, "hot": 1.5, "sure": True, "unit": None},
+        {"attendees": ["Ann", "Bo"], "slots": [1, 2.5, None]},
+        {"where": {"city": "Rome"}, "tags": [["a"]]},  # nested further: `plain` asked, and it fits
+    ]
+    for arguments in taken:
+        for call in (json.dumps({"name": "f", "arguments": arguments}),) * 2:
+            assert FAST["sharegpt"](_sharegpt_call_row(call)), arguments
+            assert FAST["sharegpt"](_sharegpt_call_row(f"[{call}, {call}]")) is False  # one observation for two
+    deep: object = 1
+    for _ in range(40):
+        deep = [deep]
+    left = [
+        json.dumps({"name": "f", "arguments": {"deep": deep}}),  # 40 levels: the careful path's to judge
+        json.dumps({"name": "f", "arguments": {"big": 10**3000}}),  # a number the IR's rule may refuse
+        '{"name": "f", "arguments": {"far": 1e999}}',
+        '{"name": "f", "arguments": {"far": [1e999]}}',
+    ]
+    for call in left:
+        assert FAST["sharegpt"](_sharegpt_call_row(call)) is False, call[:60]
+    assert FORMATS["sharegpt"].functions.check_example(_sharegpt_call_row(left[-1])) != ()
+
+
+def test_declared_tools_are_remembered_by_their_raw_text_and_the_schema_extra() -> None:
+    from unittest import mock
+
+    from message_ir.adapters import _schema_engine
+
+    def raw(name: str) -> msgspec.Raw:  # as a fast path decodes a line's `tools`
+        tool = {"type": "function", "function": {"name": name, "parameters": {"type": "object"}}}
+        return msgspec.json.decode(json.dumps({"tools": [tool]}), type=dict[str, msgspec.Raw])["tools"]
+
+    reader = FORMATS["openai_chat"].tools
+    assert reader is not None
+    first, second = _fast_line.declared_of(reader, raw("f")), _fast_line.declared_of(reader, raw("g"))
+    assert (first[0], sorted(first[1] or ())) == (True, ["f"])
+    assert (second[0], sorted(second[1] or ())) == (True, ["g"])
+    assert _fast_line.declared_of(reader, raw("g")) is second  # the same text: the last answer
+    with mock.patch.object(_schema_engine, "available", return_value=False):
+        assert _fast_line.declared_of(reader, raw("g")) == (False, None)  # the careful path says the extra is missing
+    assert _fast_line.declared_of(reader, raw("g")) == second
+    assert _fast_line.declared_of(reader, msgspec.Raw(b"null")) == (True, None)
+
+
+@given(
+    arguments=st.dictionaries(st.text(max_size=4), _ARGUMENT, max_size=4),
+    depth=st.integers(0, 70),
+    spelled=st.sampled_from(["", "1e999", "1E400", '"\\ud800"', "NaN", "[[1]]", "[{}]", "[1e999]"]),
+)
+def test_arguments_a_linkage_takes_are_within_the_irs_rule(
+    arguments: dict[str, object], depth: int, spelled: str
+) -> None:
+    # Read first as scalars and lists of scalars, the rest asked of `plain`: in every form a
+    # format hands them over, arguments taken are arguments the IR takes, well within its depth.
+    from message_ir._argument_text import depth_exceeds, is_arguments_text
+    from message_ir._json_rule import check_json_tree
+
+    nested: object = "x"
+    for _ in range(depth):
+        nested = [nested]
+    text = json.dumps({**arguments, "deep": nested, "spelled": "SPELLED"})
+    text = text.replace('"SPELLED"', spelled) if spelled else text
+    data = text.encode()
+    raw = (
+        msgspec.json.decode(b'{"a": ' + data + b"}", type=dict[str, msgspec.Raw])["a"]
+        if is_arguments_text(data)
+        else None
+    )
+    for given_as in (text, data, raw):
+        if given_as is None:
+            continue
+        taken = _fast_line.Linkage(None, openai_chat.ID_RULE).call("call_1", "f", given_as)
+        read = _fast_line.arguments_object(given_as if type(given_as) is not msgspec.Raw else bytes(given_as))
+        if taken or read is not None:
+            assert is_arguments_text(data), text[:80]
+            assert check_json_tree(msgspec.json.decode(data), copy=False)[0] is None, text[:80]
+            assert not depth_exceeds(data, _fast_line.MAX_BRACKETS), text[:80]
+        assert taken == (read is not None), text[:80]

@@ -21,6 +21,7 @@ to learn from, and the last one's calls (a training target) are left to the care
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Final
 
 import msgspec
@@ -33,17 +34,25 @@ from message_ir.adapters._tools import ToolReader, read_declarations
 MAX_BRACKETS: Final = 32
 """At most this many `{` / `[` in a schema or arguments text: well within the IR's depth limit
 (the careful path nests both further, in `meta`)."""
-_LONG_NUMBER: Final = re.compile(rb"[0-9]{3000}")  # an integer the IR's JSON rule may refuse
+LONG_TEXT: Final = 3000
+"""A text at least this long may hold an integer the IR's JSON rule refuses."""
+_LONG_NUMBER: Final = re.compile(rb"[0-9]{%d}" % LONG_TEXT)
 _ANY: Final = "any"  # a declared tool without parameters: any arguments
 _MAX_TOOL_LISTS: Final = 4096
 
 Declared = dict[str, "_schema_engine.Accepts | str"]
 """Each declared tool's validator, by name (`_ANY`: a tool without a schema)."""
 
+Scalar = str | int | float | bool | None
+"""A JSON scalar, as msgspec decodes it for `object` (the same values, refused alike)."""
 _arguments: Final = msgspec.json.Decoder(dict[str, object]).decode
+_shallow_arguments: Final = msgspec.json.Decoder(dict[str, Scalar | list[Scalar]]).decode
+"""Arguments two levels deep at most: a failure only means the careful `_arguments` is asked."""
 _Key = tuple[ToolReader, bytes, bool]
 _declarations: dict[_Key, Declared | None] = {}
 _last: list[tuple[_Key, Declared | None]] = []  # the last lookup: lines in a row repeat their tools
+_last_of: list[tuple[ToolReader, msgspec.Raw, bool, tuple[bool, Declared | None]]] = []
+"""`declared_of`'s last answer, by the raw `tools` it was given (which keep their line alive: one line)."""
 
 
 def declared_tools(reader: ToolReader, text: bytes) -> Declared | None:
@@ -72,11 +81,19 @@ def declared_tools(reader: ToolReader, text: bytes) -> Declared | None:
 def declared_of(reader: ToolReader, tools: msgspec.Raw) -> tuple[bool, Declared | None]:
     """Whether the fast path can take a line's `tools` (its raw JSON; `null` when it declares
     none), and their validators (`None`: none declared, any call goes)."""
+    available = _schema_engine.available()
+    if _last_of:
+        last_reader, last_tools, last_available, found = _last_of[0]
+        if last_reader is reader and last_available is available and last_tools == tools:
+            return found  # two raw values compared (msgspec's own type), neither copied to bytes
     text = bytes(tools)
     if text == b"null":
-        return True, None
-    declared = declared_tools(reader, text)
-    return declared is not None, declared
+        found = True, None
+    else:
+        declared = declared_tools(reader, text)
+        found = declared is not None, declared
+    _last_of[:] = [(reader, tools, available, found)]
+    return found
 
 
 def linkage(reader: ToolReader, tools: msgspec.Raw, rule: IdRule) -> Linkage | None:
@@ -124,24 +141,33 @@ def plain(text: str | bytes) -> bool:
     if isinstance(text, str):  # our own value (decoded here): no caller's code to run
         if text.count("{") + text.count("[") > MAX_BRACKETS:
             return False
-        return len(text) < 3000 or _LONG_NUMBER.search(text.encode("utf-8", "surrogatepass")) is None
+        return len(text) < LONG_TEXT or _LONG_NUMBER.search(text.encode("utf-8", "surrogatepass")) is None
     if text.count(b"{") + text.count(b"[") > MAX_BRACKETS:
         return False
-    return len(text) < 3000 or _LONG_NUMBER.search(text) is None
+    return len(text) < LONG_TEXT or _LONG_NUMBER.search(text) is None
 
 
-def arguments_object(text: str | bytes) -> dict[str, object] | None:
+def arguments_object(text: str | bytes) -> Mapping[str, object] | None:
     """The arguments in `text` (JSON text, or the raw bytes of an arguments object), when they
-    are surely a JSON object the IR's JSON rule takes; else `None`."""
+    are surely a JSON object the IR's JSON rule takes; else `None`.
+
+    Read first as scalars and lists of scalars (two levels at most: surely within the depth
+    limit), so that only arguments nesting further pay for `plain` counting their brackets."""
+    if len(text) >= LONG_TEXT and not plain(text):
+        return None
+    try:
+        return _shallow_arguments(text)  # msgspec refuses lone surrogates, NaN and overflow too
+    except msgspec.DecodeError:
+        pass
     if not plain(text):
         return None
     try:
-        return _arguments(text)  # msgspec refuses lone surrogates, NaN and overflow too
+        return _arguments(text)
     except msgspec.DecodeError:
         return None
 
 
-def accepted(declared: Declared | None, name: str, arguments: dict[str, object]) -> bool:
+def accepted(declared: Declared | None, name: str, arguments: Mapping[str, object]) -> bool:
     """Whether a call of `name` with these `arguments` passes the declared tools (any call,
     when the line declares none)."""
     if declared is None:
@@ -195,17 +221,24 @@ class Linkage:
             return False
         self._seen.add(call_id)
         self._pending[call_id] = name
+        parsed: Mapping[str, object]
         if isinstance(arguments, dict):
             parsed = arguments
         else:  # `arguments_object`, inlined: a dataset line holds a few calls, a dataset millions
-            if len(arguments) > 2 * MAX_BRACKETS and not plain(
+            if len(arguments) >= LONG_TEXT and not plain(
                 bytes(arguments) if type(arguments) is msgspec.Raw else arguments
             ):
                 return False
             try:
-                parsed = _arguments(arguments)
+                parsed = _shallow_arguments(arguments)
             except msgspec.DecodeError:
-                return False
+                text = bytes(arguments) if type(arguments) is msgspec.Raw else arguments
+                if not plain(text):
+                    return False
+                try:
+                    parsed = _arguments(text)
+                except msgspec.DecodeError:
+                    return False
         declared = self._declared
         if declared is None:  # `accepted`, inlined
             return True

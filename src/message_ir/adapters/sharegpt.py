@@ -287,7 +287,13 @@ class _Call(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     arguments: dict[str, object]
 
 
+class _FlatCall(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    name: str
+    arguments: dict[str, _fast_line.Scalar | list[_fast_line.Scalar]]  # two levels at most
+
+
 _row: Final = msgspec.json.Decoder(_Row).decode
+_flat_calls: Final = msgspec.json.Decoder(_FlatCall | list[_FlatCall]).decode
 _calls: Final = msgspec.json.Decoder(_Call | list[_Call]).decode
 _ID_RULE: Final = any_id("ShareGPT writes no call IDs")
 
@@ -333,14 +339,24 @@ def _is_clean(line: bytes) -> bool:
 
 
 def _calls_clean(declared: _fast_line.Declared | None, value: str) -> int:
-    """How many calls a `function_call` turn's `value` holds, when they are surely clean (else 0)."""
-    if not _fast_line.plain(value):
+    """How many calls a `function_call` turn's `value` holds, when they are surely clean (else 0).
+
+    Read first as calls whose arguments are scalars or lists of them (two levels deep at most,
+    so surely within the IR's depth limit); only a call nesting further pays for `plain`
+    counting the text's brackets (and a long text, which might hold a long number, pays first)."""
+    if len(value) >= _fast_line.LONG_TEXT and not _fast_line.plain(value):
         return 0
+    found: _FlatCall | list[_FlatCall] | _Call | list[_Call]
     try:
-        found = _calls(value)
-    except msgspec.DecodeError:
-        return 0
-    if isinstance(found, _Call):  # our own struct
+        found = _flat_calls(value)
+    except msgspec.DecodeError:  # a nested argument, or no call
+        if not _fast_line.plain(value):
+            return 0
+        try:
+            found = _calls(value)
+        except msgspec.DecodeError:
+            return 0
+    if isinstance(found, (_FlatCall, _Call)):  # our own structs
         return 1 if found.name and _fast_line.accepted(declared, found.name, found.arguments) else 0
     for call in found:
         if not call.name or not _fast_line.accepted(declared, call.name, call.arguments):
