@@ -142,14 +142,16 @@ def test_version_prints_the_packages_version() -> None:
 
 def test_the_command_line_starts_without_what_few_commands_need(tmp_path: Path) -> None:
     # A process pool (15 ms to import) only for `-j` above 1, the shipped examples' reader only
-    # for `examples` and `--example`, `render` and `redact` for their commands: a one-process
+    # for `examples` and `--example`, `render`, `redact` and the streams for their commands
+    # (the stream formats' names only in the help of `assemble` and `render`): a one-process
     # `check-dataset` starts without any of them.
     path = tmp_path / "train.jsonl"
     path.write_text('{"messages": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello"}]}\n')
     script = (
         "import sys; from message_ir._cli import main; code = main(['check-dataset', sys.argv[1]]);"
         " print(code, sorted(name for name in sys.modules"
-        " if name.startswith(('concurrent', 'importlib.resources', 'message_ir.render', 'message_ir.redact'))))"
+        " if name.startswith(('concurrent', 'importlib.resources', 'message_ir.render', 'message_ir.redact',"
+        " 'message_ir.streams'))))"
     )
     completed = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, check=True)
     assert completed.stdout.splitlines()[-1] == "0 []"

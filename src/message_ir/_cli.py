@@ -20,7 +20,7 @@ import re
 import stat
 import sys
 import time
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import BinaryIO, Final, Literal, NamedTuple, TextIO
 
 import msgspec
@@ -42,7 +42,6 @@ from message_ir.adapters._log_repair import SegmentFixes, changed, repair_log, w
 from message_ir.adapters._surrogates import lone_surrogate_escapes
 from message_ir.adapters._surrogates import replaced as replaced_surrogates
 from message_ir.datasets import CHECKERS, DEFAULT_FORMAT, TokenizerError, Tokens, check_dataset
-from message_ir.streams import STREAM_FORMATS, assemble
 from message_ir.usage import By, Row, calls, read_prices, summarize
 
 EXIT_VALID: Final = 0
@@ -233,7 +232,7 @@ def _silence_stdout() -> None:
 
 
 def _run(argv: Sequence[str] | None) -> int:
-    parser = _parser()
+    parser = _parser(_command_named(sys.argv[1:] if argv is None else argv))
     arguments = parser.parse_args(argv, namespace=_Arguments())
     try:
         if arguments.command == "validate":
@@ -273,19 +272,33 @@ def _run(argv: Sequence[str] | None) -> int:
     return EXIT_USAGE
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser. With `command` (the one a run names), only that command's
+    arguments are built: the others need just their names and one-line help (the top-level
+    help, an unknown command's error), and building them all cost 4 ms, and 7 ms more for the
+    stream formats' names in `assemble`'s and `render`'s help."""
     parser = _Parser(
         prog="message-ir",
         description="Check, repair and convert agent transcripts (JSON or JSON Lines, and provider formats).",
     )
     parser.add_argument("--version", action="version", version=f"message-ir {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")  # subparsers are `_Parser`s too
+    for name, (summary, description, arguments) in _COMMANDS.items():
+        sub = commands.add_parser(name, help=summary, description=description)
+        if arguments is not None and command in (None, name):
+            arguments(sub)
+    return parser
 
-    validate = commands.add_parser(
-        "validate",
-        help="check transcript files",
-        description="Check transcripts; '-' reads standard input. Files ending in .jsonl are JSON Lines.",
-    )
+
+def _command_named(argv: Sequence[str]) -> str | None:
+    """The command `argv` names (its first word that is no option), when it is one."""
+    for word in argv:
+        if not word.startswith("-"):
+            return word if word in _COMMANDS else None
+    return None
+
+
+def _validate_arguments(validate: argparse.ArgumentParser) -> None:
     validate.add_argument("paths", nargs="*", metavar="PATH", help="a transcript file, or - for standard input")
     validate.add_argument(
         "--example", action="append", default=list[str](), metavar="NAME", help="check a shipped example"
@@ -317,11 +330,8 @@ def _parser() -> argparse.ArgumentParser:
         validate, "--from", "the inputs' format (see `message-ir formats`; default: detected, else the IR's own)"
     )
 
-    repair = commands.add_parser(
-        "repair",
-        help="repair broken tool-call linkage",
-        description="Repair linkage and write the result; the fixes go to standard error.",
-    )
+
+def _repair_arguments(repair: argparse.ArgumentParser) -> None:
     repair.add_argument("path", nargs="?", metavar="IN", help="a transcript file, or - for standard input")
     repair.add_argument(
         "--example", dest="repair_example", metavar="NAME", help="repair a shipped example instead of a file"
@@ -330,21 +340,16 @@ def _parser() -> argparse.ArgumentParser:
     repair.add_argument("--jsonl", action="store_true", help="read and write JSON Lines")
     _format_option(repair, "--from", "the input's format, written back the same (default: detected, else the IR's own)")
 
-    conversion = commands.add_parser(
-        "convert",
-        help="convert a transcript to another format",
-        description="Convert a transcript; every change the conversion makes is a note on standard error.",
-    )
+
+def _convert_arguments(conversion: argparse.ArgumentParser) -> None:
     conversion.add_argument("path", metavar="IN", help="a transcript file, or - for standard input")
     conversion.add_argument("-o", "--output", metavar="OUT", help="where to write (default: standard output)")
     _format_option(conversion, "--from", "the input's format (default: detected)")
     _format_option(conversion, "--to", "the output's format", required=True)
-    dataset = _files_command(
-        commands,
-        ("check-dataset", "check datasets of conversations, one per line", "a dataset file (JSON Lines)"),
-        "Check JSON Lines datasets whose every line is one conversation (OpenAI fine-tuning records by"
-        " default) and print a summary: lines, valid, invalid, and per code the count and the first examples.",
-    )
+
+
+def _check_dataset_arguments(dataset: argparse.ArgumentParser) -> None:
+    dataset.add_argument("paths", nargs="+", metavar="FILE", help="a dataset file (JSON Lines)")
     dataset.add_argument(
         "--from",
         dest="source_format",
@@ -366,12 +371,9 @@ def _parser() -> argparse.ArgumentParser:
     dataset.add_argument(
         "--max-tokens", type=_positive, metavar="N", help="report lines of more than N tokens (needs --tokenizer)"
     )
-    assembling = commands.add_parser(
-        "assemble",
-        help="assemble a provider's stream into the message it makes",
-        description="Assemble a recorded provider stream (SSE, or JSON payloads one per line) into the assistant"
-        " message it makes, as the IR (or, with --to, as a format's message); its diagnostics on standard error.",
-    )
+
+
+def _assemble_arguments(assembling: argparse.ArgumentParser) -> None:
     assembling.add_argument("path", metavar="STREAM", help="a stream file, or - for standard input")
     assembling.add_argument(
         "--from",
@@ -379,7 +381,7 @@ def _parser() -> argparse.ArgumentParser:
         type=_stream_format,
         required=True,
         metavar="FORMAT",
-        help=f"the stream's format: one of {', '.join(map(_cli_name, STREAM_FORMATS))}",
+        help=f"the stream's format: one of {', '.join(map(_cli_name, _stream_formats()))}",
     )
     assembling.add_argument("-o", "--output", metavar="OUT", help="where to write (default: standard output)")
     assembling.add_argument(
@@ -389,16 +391,9 @@ def _parser() -> argparse.ArgumentParser:
         metavar="FORMAT",
         help="write the message in this format (default: the IR's JSON)",
     )
-    redaction = commands.add_parser(
-        "redact",
-        help="replace secrets in a transcript or session log, keeping it valid",
-        description=(
-            "Replace every secret (keys, tokens, private keys, credentials in URLs, e-mail addresses, random"
-            " strings) inside the texts, arguments, results and kept fields of FILE with [REDACTED:<rule>:<n>];"
-            " IDs, names and linkage stay, and everything else is written back byte for byte. The report of"
-            " what was redacted (paths and rules, never the secrets) goes to standard error."
-        ),
-    )
+
+
+def _redact_arguments(redaction: argparse.ArgumentParser) -> None:
     redaction.add_argument("paths", nargs="+", metavar="FILE", help="a transcript or log (several with --check)")
     redaction.add_argument("-o", "--output", metavar="OUT", help="where to write (default: standard output)")
     redaction.add_argument(
@@ -415,12 +410,10 @@ def _parser() -> argparse.ArgumentParser:
     redaction.add_argument("--jsonl", action="store_true", help="read FILE as JSON Lines")
     redaction.add_argument("--format", choices=("text", "json"), default="text", help="report format (default: text)")
     _format_option(redaction, "--from", "the input's format (default: detected)")
-    usage = _files_command(
-        commands,
-        ("usage", "sum the tokens session logs used, per session, model or day", "a session log"),
-        "Sum the input, output, cache-read and cache-write tokens of every API call in session logs"
-        " (each call counted once), read a line at a time. Costs come only from --prices.",
-    )
+
+
+def _usage_arguments(usage: argparse.ArgumentParser) -> None:
+    usage.add_argument("paths", nargs="+", metavar="FILE", help="a session log")
     usage.add_argument("--by", choices=("model", "session", "day"), default="model", help="rows (default: model)")
     usage.add_argument(
         "--prices",
@@ -430,13 +423,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     usage.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     _format_option(usage, "--from", "the logs' format (default: detected)")
-    rendering = commands.add_parser(
-        "render",
-        help="render a transcript or session log as an HTML page or Markdown",
-        description="Render FILE (any format) as one self-contained HTML page, or as Markdown: each call with"
-        " its result, the diagnostics of `validate` beside the messages they concern, thinking and long output"
-        " collapsed, branches and notes listed.",
-    )
+
+
+def _render_arguments(rendering: argparse.ArgumentParser) -> None:
     rendering.add_argument("path", metavar="FILE", help="a transcript or log, or - for standard input")
     rendering.add_argument("-o", "--output", metavar="OUT", help="where to write (default: standard output)")
     rendering.add_argument(
@@ -455,26 +444,67 @@ def _parser() -> argparse.ArgumentParser:
         dest="stream_format",
         type=_stream_format,
         metavar="FORMAT",
-        help=f"FILE is a recorded stream of this format ({', '.join(map(_cli_name, STREAM_FORMATS))}):"
+        help=f"FILE is a recorded stream of this format ({', '.join(map(_cli_name, _stream_formats()))}):"
         " render the message it assembles",
     )
     _format_option(rendering, "--from", "the input's format (default: detected, else the IR's own)")
-    commands.add_parser("formats", help="list the formats --from and --to take")
-
-    commands.add_parser("examples", help="list the shipped example transcripts")
-    commands.add_parser("schema", help="print the JSON Schema of the wire format")
-    return parser
 
 
-def _files_command(
-    commands: argparse._SubParsersAction[_Parser], names: tuple[str, str, str], description: str
-) -> argparse.ArgumentParser:
-    """A command that takes one or more FILEs: `names` is its name, its one-line help, and what
-    a FILE is."""
-    name, summary, file = names
-    command = commands.add_parser(name, help=summary, description=description)
-    command.add_argument("paths", nargs="+", metavar="FILE", help=file)
-    return command
+_COMMANDS: Final[dict[str, tuple[str, str | None, Callable[[argparse.ArgumentParser], None] | None]]] = {
+    "validate": (
+        "check transcript files",
+        "Check transcripts; '-' reads standard input. Files ending in .jsonl are JSON Lines.",
+        _validate_arguments,
+    ),
+    "repair": (
+        "repair broken tool-call linkage",
+        "Repair linkage and write the result; the fixes go to standard error.",
+        _repair_arguments,
+    ),
+    "convert": (
+        "convert a transcript to another format",
+        "Convert a transcript; every change the conversion makes is a note on standard error.",
+        _convert_arguments,
+    ),
+    "check-dataset": (
+        "check datasets of conversations, one per line",
+        "Check JSON Lines datasets whose every line is one conversation (OpenAI fine-tuning records by"
+        " default) and print a summary: lines, valid, invalid, and per code the count and the first examples.",
+        _check_dataset_arguments,
+    ),
+    "assemble": (
+        "assemble a provider's stream into the message it makes",
+        "Assemble a recorded provider stream (SSE, or JSON payloads one per line) into the assistant"
+        " message it makes, as the IR (or, with --to, as a format's message); its diagnostics on standard error.",
+        _assemble_arguments,
+    ),
+    "redact": (
+        "replace secrets in a transcript or session log, keeping it valid",
+        "Replace every secret (keys, tokens, private keys, credentials in URLs, e-mail addresses, random"
+        " strings) inside the texts, arguments, results and kept fields of FILE with [REDACTED:<rule>:<n>];"
+        " IDs, names and linkage stay, and everything else is written back byte for byte. The report of"
+        " what was redacted (paths and rules, never the secrets) goes to standard error.",
+        _redact_arguments,
+    ),
+    "usage": (
+        "sum the tokens session logs used, per session, model or day",
+        "Sum the input, output, cache-read and cache-write tokens of every API call in session logs"
+        " (each call counted once), read a line at a time. Costs come only from --prices.",
+        _usage_arguments,
+    ),
+    "render": (
+        "render a transcript or session log as an HTML page or Markdown",
+        "Render FILE (any format) as one self-contained HTML page, or as Markdown: each call with"
+        " its result, the diagnostics of `validate` beside the messages they concern, thinking and long output"
+        " collapsed, branches and notes listed.",
+        _render_arguments,
+    ),
+    "formats": ("list the formats --from and --to take", None, None),
+    "examples": ("list the shipped example transcripts", None, None),
+    "schema": ("print the JSON Schema of the wire format", None, None),
+}
+"""Every command: its one-line help, its description, and what adds its arguments, in the order
+the help lists them."""
 
 
 def _format_option(parser: argparse.ArgumentParser, flag: str, help: str, *, required: bool = False) -> None:
@@ -507,8 +537,15 @@ def _format_argument(text: str) -> str:
     return _format_name(text, FORMATS, "unknown format")
 
 
+def _stream_formats() -> Collection[str]:
+    """The stream formats' names, their package imported on use (7 ms of every other command's start)."""
+    from message_ir.streams import STREAM_FORMATS
+
+    return STREAM_FORMATS
+
+
 def _stream_format(text: str) -> str:
-    return _format_name(text, STREAM_FORMATS, "not a stream format:")
+    return _format_name(text, _stream_formats(), "not a stream format:")
 
 
 def _dataset_format(text: str) -> str:
@@ -1245,6 +1282,8 @@ def _assemble(arguments: _Arguments) -> int:
     assert path is not None  # a required argument of `assemble`
     assert stream_format is not None  # required too
     data, read_as = _read(path)
+    from message_ir.streams import assemble  # see `_stream_formats`
+
     done = assemble(data, stream_format)
     for diagnostic in done.diagnostics:
         _err(_diagnostic_line(path, diagnostic))
