@@ -302,8 +302,8 @@ def _is_clean(line: bytes) -> bool:
     """The fast path of `check-dataset` (see `_fast_line`): a row of `conversations` turns in
     LLaMA-Factory's positions (a first `system` turn, then `human` / `observation` at odd
     positions and `gpt` / `function_call` at even ones, ending on an even one), each
-    `function_call` answered by as many `observation`s right after it, and `tools`. Calls
-    have no IDs: what waits is a count."""
+    `function_call` turn of one call answered by an `observation` right after it, and `tools`.
+    Calls have no IDs."""
     try:
         row = _row(line)
     except msgspec.DecodeError:
@@ -312,29 +312,33 @@ def _is_clean(line: bytes) -> bool:
     if not taken:
         return False
     turns = row.conversations
-    first = 1 if turns and turns[0].speaker == "system" else 0
-    if len(turns) == first or (len(turns) - first) % 2:
+    if turns and turns[0].speaker == "system":
+        turns = turns[1:]
+    if not turns or len(turns) % 2:
         return False  # no turn to learn from, or the last turn at an odd position
-    waiting = 0  # calls without their observation yet
-    odd = True  # positions count from 1
-    for turn in turns[first:] if first else turns:
-        speaker = turn.speaker
-        if odd:
-            if speaker == "observation":
+    # One call a turn: a second would need a second observation right after the first, at an
+    # even position, out of place. So what waits is one call or none.
+    waiting = False
+    asked: str | None = None  # the speaker at the odd position before this one (positions count from 1)
+    for turn in turns:
+        if asked is None:
+            asked = turn.speaker
+            if asked == "observation":
                 if not waiting:
                     return False
-                waiting -= 1
-            elif speaker != "human" or waiting:
+            elif asked != "human" or waiting:
                 return False
-        elif waiting:
-            return False
-        elif speaker == "function_call":
-            waiting = _calls_clean(declared, turn.value)
-            if not waiting:
+            continue
+        asked = None
+        speaker = turn.speaker
+        if speaker == "function_call":
+            if _calls_clean(declared, turn.value) != 1:
                 return False
-        elif speaker != "gpt":
+            waiting = True
+        elif speaker == "gpt":
+            waiting = False
+        else:
             return False
-        odd = not odd
     return not waiting
 
 
