@@ -39,6 +39,7 @@ from message_ir.adapters import FORMATS, Call, Format, FormatError, LogFile, con
 from message_ir.adapters._load_state import source_index
 from message_ir.adapters._log_file import copy_range, whole
 from message_ir.adapters._log_repair import SegmentFixes, changed, repair_log, write_repaired
+from message_ir.adapters._segments import repair_units
 from message_ir.adapters._surrogates import lone_surrogate_escapes
 from message_ir.adapters._surrogates import replaced as replaced_surrogates
 from message_ir.datasets import CHECKERS, DEFAULT_FORMAT, TokenizerError, Tokens, check_dataset
@@ -1168,7 +1169,8 @@ def _repair_segments(path: str, output: str | None, source: object, module: Form
                 unrepaired.add(fix.code)
 
     try:
-        found = repair_log(segments(source, None), missing_result_content=DEFAULT_MISSING_RESULT_CONTENT, each=place)
+        units = repair_units(module.name, segments, source)
+        found = repair_log(units, missing_result_content=DEFAULT_MISSING_RESULT_CONTENT, each=place)
     except FormatError:
         for diagnostic in module.check(source):  # every problem, as a whole load names them
             _err(_diagnostic_line(path, diagnostic, lines=True))
@@ -1185,7 +1187,8 @@ def _repair_segments(path: str, output: str | None, source: object, module: Form
     last = found.changed
     if last is None:
         _write_with(output, lambda stream: _copy_log(path, source, stream), read_as)
-        return _repair_left(path, output, module.check(source), unrepaired, lines=True)  # written as read
+        left = () if found.clean else module.check(source)  # every segment clean: `check` says nothing
+        return _repair_left(path, output, left, unrepaired, lines=True)  # written as read
     return _write_repaired_log(path, output, source, module, last, read_as, unrepaired)
 
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from message_ir import Fix, _cli, repair_transcript
 from message_ir._cli import main
 from message_ir._repair import DEFAULT_MISSING_RESULT_CONTENT
-from message_ir.adapters import FORMATS, FormatError, Segment, _segments, claude_code, codex, pi
+from message_ir.adapters import FORMATS, FormatError, LogFile, Segment, _segments, claude_code, codex, pi
 from message_ir.adapters._log_repair import changed, repair_log, segment_fixes, write_repaired
 from tests.adapters.test_segments import (
     CLAUDE_CODE_LOGS,
@@ -47,6 +47,36 @@ def whole_fixes(module: ModuleType, data: bytes) -> tuple[Fix, ...] | None:
 
 def segments_of(module: ModuleType, source: object, size: int) -> Iterator[Segment]:
     return _segments.loaded_segments(module.NAME, source, module._read, module._KEYS, RULES[module.NAME], None, size)
+
+
+def units_of(module: ModuleType, source: object, size: int) -> Iterator[Segment | int]:
+    """What `repair_units` gives `repair` (a clean segment as its count of messages), in
+    segments of about `size` bytes; a format without a fast path loads every segment."""
+    clean = getattr(module, "_clean", None)
+    return _segments._segments_alone(
+        module.NAME, source, module._read, module._KEYS, RULES[module.NAME], None, size, clean
+    )
+
+
+def repaired_by(units: Iterator[Segment | int], data: bytes, module: ModuleType) -> object:
+    """What `repair` of a log makes of these segments: the fixes said, and the log written
+    (as read, with its last segment repaired, or `whole`); `FormatError` for a log not of the format."""
+    said: list[Fix] = []
+    try:
+        found = repair_log(
+            units, missing_result_content=DEFAULT_MISSING_RESULT_CONTENT, each=lambda done: said.extend(done.fixes)
+        )
+    except FormatError:
+        return FormatError
+    if found is None:
+        return "whole", tuple(said)
+    if found.clean:
+        assert not said
+        assert module.check(data) == ()  # what the command line says without checking again
+    written: list[bytes] = []
+    if found.changed is not None:
+        write_repaired(data, found.changed, module.dumps, written.append)
+    return tuple(said), b"".join(written) if written else data
 
 
 def fixes_in_segments(module: ModuleType, data: bytes, size: int) -> tuple[Fix, ...] | None:
@@ -93,6 +123,10 @@ def assert_same_repair(module: ModuleType, data: bytes, size: int) -> None:
     if not changed(expected):
         # Written back as read, and checked so: what checking it written by `dumps` says.
         assert module.check(module.dumps(conversation)) == module.check(data)
+    # Skipping the segments `check`'s fast path finds clean makes the same repair.
+    assert repaired_by(units_of(module, data, size), data, module) == repaired_by(
+        segments_of(module, data, size), data, module
+    )
 
 
 @pytest.mark.parametrize("path", CLAUDE_CODE_LOGS + PI_LOGS + CODEX_LOGS, ids=lambda path: path.name)
@@ -393,3 +427,29 @@ def test_an_output_in_a_folder_that_is_not_there_is_said_and_leaves_nothing(tmp_
         f"{fix}message-ir: error: cannot write {out}: No such file or directory\n",
     )
     assert sorted(name.name for name in tmp_path.iterdir()) == ["session.jsonl"]
+
+
+def test_repair_skips_the_segments_checks_fast_path_finds_clean(tmp_path: Path) -> None:
+    """Not a test that cannot fail: the real Claude Code logs are skipped whole (and
+    `assert_same_repair` holds the repair to the one of every segment loaded), a log cut
+    after a call has its last segment loaded; `repair` of another `segments` than the
+    format's own loads every segment."""
+    declared = FORMATS[claude_code.NAME]
+    assert declared.segments is not None
+    units = [
+        unit
+        for path in CLAUDE_CODE_LOGS
+        for unit in _segments.repair_units(claude_code.NAME, declared.segments, LogFile(path))
+    ]
+    assert sum(type(unit) is int for unit in units) >= len(CLAUDE_CODE_LOGS) // 2
+    lines = in_file_order(conversation_lines(6))
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(b"".join(line + b"\n" for line in lines[:-1]))  # the last call's result lost
+    *_, last = _segments.repair_units(claude_code.NAME, declared.segments, LogFile(path))
+    assert type(last) is Segment
+
+    def other(source: object, leaf: str | None = None) -> Iterator[Segment]:
+        return segments_of(claude_code, source, 1)
+
+    data = CLAUDE_CODE_LOGS[0].read_bytes()
+    assert all(type(unit) is Segment for unit in _segments.repair_units(claude_code.NAME, other, data))

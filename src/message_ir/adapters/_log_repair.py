@@ -49,9 +49,13 @@ def segment_fixes(segments: Iterable[Segment], *, missing_result_content: str) -
     """Each segment of a log with the fixes `repair_transcript` makes in it. Raises as
     iterating `segments` raises (`FormatError` at the first segment with format problems)."""
     for segment in segments:
-        repair = repair_transcript(segment.conversation.messages, missing_result_content=missing_result_content)
-        fixes = tuple(_moved(fix, segment.first_message) for fix in repair.fixes)
-        yield SegmentFixes(segment, fixes, repair.messages)
+        yield _fixes(segment, missing_result_content)
+
+
+def _fixes(segment: Segment, missing_result_content: str) -> SegmentFixes:
+    repair = repair_transcript(segment.conversation.messages, missing_result_content=missing_result_content)
+    fixes = tuple(_moved(fix, segment.first_message) for fix in repair.fixes)
+    return SegmentFixes(segment, fixes, repair.messages)
 
 
 class LogRepair(NamedTuple):
@@ -60,24 +64,34 @@ class LogRepair(NamedTuple):
     changed: SegmentFixes | None
     """The last segment, when repair changes it (and no other); `None` when repair changes
     nothing."""
+    clean: bool = False
+    """Whether the fast path of `check` took every segment (`repair_units`): `check` of the
+    log says nothing."""
 
 
 def repair_log(
-    segments: Iterable[Segment], *, missing_result_content: str, each: Callable[[SegmentFixes], object]
+    segments: Iterable[Segment | int], *, missing_result_content: str, each: Callable[[SegmentFixes], object]
 ) -> LogRepair | None:
-    """Find what repair of a log fixes, a segment at a time (`each` is given each segment's
-    fixes, in order); `None` as soon as repair changes a segment that is not the last, or
-    drops a result (the log is to be repaired whole). Raises as `segment_fixes` raises."""
+    """Find what repair of a log fixes, a segment at a time (`each` is given each loaded
+    segment's fixes, in order; a segment given as its count of messages is one `check` says
+    nothing of, see `repair_units`); `None` as soon as repair changes a segment that is not the
+    last, or drops a result (the log is to be repaired whole). Raises as `segment_fixes` raises."""
     last: SegmentFixes | None = None
-    for done in segment_fixes(segments, missing_result_content=missing_result_content):
+    clean = True
+    for segment in segments:
         if last is not None:
             return None  # a segment repair changes, with another after it
+        if type(segment) is int:
+            continue  # nothing to fix
+        assert type(segment) is Segment
+        clean = False
+        done = _fixes(segment, missing_result_content)
         if any(fix.action == "dropped_result" for fix in done.fixes):
             return None  # a line dropped from a tree is relinked by what the whole log holds
         each(done)
         if changed(done.fixes):
             last = done
-    return LogRepair(last)
+    return LogRepair(last, clean)
 
 
 def write_repaired(

@@ -200,10 +200,12 @@ def segments_function(
     whole: Callable[[object, str | None], Checked],
     *,
     trees: bool,
+    clean: Clean | None = None,
 ) -> Segments:
     """`Format.segments` of a log format: a log given as text or as a `LogFile` in segments,
     any other source whole (`whole`, its `load_checked`); `trees`: whether its lines form a
-    tree, so that a leaf may be named."""
+    tree, so that a leaf may be named; `clean`: the fast path of its `check`, which
+    `repair_units` skips segments by."""
 
     def segments(source: object, leaf: str | None = None) -> Iterator[Segment]:
         if leaf is not None and not trees:
@@ -215,7 +217,33 @@ def segments_function(
 
     segments.__module__ = f"message_ir.adapters.{format}"
     segments.__qualname__ = segments.__name__ = "segments"
+    if clean is not None:
+
+        def units(source: object, size: int = SEGMENT_BYTES) -> Iterator[Segment | int]:
+            return _segments_alone(format, source, read, keys, rules, None, size, clean)
+
+        _SKIPPING[format] = (segments, units)
     return segments
+
+
+Units = Callable[[object, int], Iterator["Segment | int"]]
+"""A log's resumed branch for `repair` (see `repair_units`), in segments of about the given size."""
+
+_SKIPPING: dict[str, tuple[Segments, Units]] = {}
+"""Per log format whose `check` has a fast path: its `Format.segments`, and its segments for
+`repair` (`segments_function` puts them here)."""
+
+
+def repair_units(format: str, segments: Segments, source: object) -> Iterator[Segment | int]:
+    """The segments of the resumed branch of a log of `format`, for `repair`: `segments(source,
+    None)`, except that a segment the format's fast path finds clean is its count of IR
+    messages, neither loaded nor checked. `check` says nothing of such a segment, so repair has
+    nothing to fix in it. Without a fast path, or for `segments` other than the format's own,
+    or for a source not given as text or a `LogFile`, every segment is loaded."""
+    registered = _SKIPPING.get(format)
+    if registered is None or registered[0] is not segments or not is_text(source):
+        return segments(source, None)
+    return registered[1](source, SEGMENT_BYTES)
 
 
 def loaded_segments(
@@ -236,7 +264,8 @@ def loaded_segments(
     A segment is given once the next one with a message is read: an instruction at its end
     stands before that message (`Instruction.before`), as in a whole load."""
     held: list[Segment] = []  # segments whose instructions at the end stand before a message to come
-    for segment in _segments_alone(format, source, read, keys, rules, leaf, size):
+    for segment in _segments_alone(format, source, read, keys, rules, leaf, size, None):
+        assert type(segment) is Segment  # no fast path: every segment is loaded
         messages = segment.conversation.messages
         if messages:
             for waiting in held:
@@ -260,13 +289,25 @@ def _standing_before(segment: Segment, message_id: str) -> Segment:
 
 
 def _segments_alone(
-    format: str, source: object, read: SegmentReader, keys: Keys, rules: Rules, leaf: str | None, size: int
-) -> Iterator[Segment]:
-    """Each segment as read alone (an instruction at its end stands before no message)."""
+    format: str,
+    source: object,
+    read: SegmentReader,
+    keys: Keys,
+    rules: Rules,
+    leaf: str | None,
+    size: int,
+    clean: Clean | None,
+) -> Iterator[Segment | int]:
+    """Each segment as read alone (an instruction at its end stands before no message); with
+    `clean`, a segment the fast path takes is its count of IR messages instead."""
     found = plan(source, keys, leaf, with_notes=True)
     messages = 0
-    for segment, state in _read_segments(source, read, found, size, None):
-        assert type(state) is LoadState  # no fast path: every segment is read
+    for segment, state in _read_segments(source, read, found, size, clean):
+        if type(state) is int:
+            messages += state
+            yield state
+            continue
+        assert type(state) is LoadState
         if state.problems:
             raise FormatError(format, tuple(sorted(state.problems, key=by_index)))
         conversation, diagnostics, places = checked_loaded(*state.finish(state.container_meta), rules)  # raises none

@@ -524,7 +524,9 @@ FORMAT: Final = Format(
     payload=anthropic.NAME,
     keeps_instructions=False,
     trees=_TREES,
-    segments=segments_function(NAME, _read, _KEYS, anthropic.provider_rules, _TREES.load_checked, trees=True),
+    segments=segments_function(
+        NAME, _read, _KEYS, anthropic.provider_rules, _TREES.load_checked, trees=True, clean=_clean
+    ),
     usage=_usage,
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
