@@ -170,9 +170,15 @@ def test_a_fast_path_takes_only_what_the_careful_path_finds_clean(name: str, see
         value: object = json.loads(base)
     except ValueError:
         return
-    text = json.dumps(_mutated(data, value), ensure_ascii=data.draw(st.booleans(), label="ascii")).encode()
+    value = _mutated(data, value)
+    key = FORMATS[name].messages_key
+    if type(value) is dict and key in value and data.draw(st.booleans(), label="bare"):
+        value = value[key]  # the messages alone, as `check` takes them
+    text = json.dumps(value, ensure_ascii=data.draw(st.booleans(), label="ascii")).encode()
     if FAST[name](text):
         assert FORMATS[name].functions.check_example(text) == ()
+        # `check` of bytes asks the fast path first; of the same text as `str`, it loads it.
+        assert FORMATS[name].functions.check(text.decode()) == ()
 
 
 @pytest.mark.parametrize("name", sorted(FAST))
@@ -185,6 +191,7 @@ def test_a_fast_path_takes_every_valid_generated_line_and_no_broken_one(name: st
             if kind == "valid":
                 assert fast, data  # the plain shape a dataset holds: taken, so the fast path pays
                 assert FORMATS[name].functions.check_example(data) == ()
+                assert FORMATS[name].functions.check(data.decode()) == ()  # loaded: no fast path
             elif fast:  # a broken kind may be clean once converted (Responses needs no adjacency)
                 assert FORMATS[name].functions.check_example(data) == (), (kind, data)
 
@@ -390,3 +397,29 @@ def test_arguments_a_linkage_takes_are_within_the_irs_rule(
             assert check_json_tree(msgspec.json.decode(data), copy=False)[0] is None, text[:80]
             assert not depth_exceeds(data, _fast_line.MAX_BRACKETS), text[:80]
         assert taken == (read is not None), text[:80]
+
+
+@pytest.mark.parametrize("name", ["openai_chat", "hf_chat"])
+def test_a_chat_formats_messages_alone_take_its_fast_path(name: str) -> None:
+    # `check` of a list of messages (no body around them) is asked of the fast path too: a
+    # plain list is taken, one with a call left without its result is not.
+    rng = random.Random(3)
+    for _ in range(20):
+        value = json.loads(_in_format(line("valid", rng), name))
+        messages = json.dumps(value["messages"]).encode()
+        assert FAST[name](messages), messages
+        assert FORMATS[name].functions.check(messages.decode()) == ()
+    calling = [
+        {"role": "user", "content": "Hi"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}},
+            ],
+        },
+        {"role": "assistant", "content": "Done"},
+    ]
+    data = json.dumps(calling).encode()
+    assert FAST["openai_chat"](data) is False
+    assert [diagnostic.code for diagnostic in FORMATS["openai_chat"].functions.check(data)] == ["MISSING_TOOL_RESULT"]

@@ -1,10 +1,11 @@
 """The fast path of `check-dataset` for chat-shaped lines (OpenAI Chat fine-tuning records,
 Hugging Face chat rows): is this line surely clean? (`_fast_line` says what a fast path is.)
 
-It takes the plain shape only: a body `{"messages": [...], "tools": [...]}`, string
-contents, calls with an `id` whose results are the `tool` messages right after them, tools
-read as the careful path reads them. Anything else (a list content, a call without an ID,
-legacy `functions`, ...) goes to the careful path.
+It takes the plain shape only: a body `{"messages": [...], "tools": [...]}` (or the list of
+messages alone, as `check` takes it), string contents, calls with an `id` whose results are
+the `tool` messages right after them, tools read as the careful path reads them. Anything
+else (a list content, a call without an ID, legacy `functions`, ...) goes to the careful
+path.
 """
 
 from __future__ import annotations
@@ -72,15 +73,17 @@ class _ObjectRecord(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     parallel_tool_calls: bool | None = None
 
 
-_text_record: Final = msgspec.json.Decoder(_TextRecord).decode
-_object_record: Final = msgspec.json.Decoder(_ObjectRecord).decode
+_text_record: Final = msgspec.json.Decoder(_TextRecord | list[_TextMessage]).decode
+_object_record: Final = msgspec.json.Decoder(_ObjectRecord | list[_ObjectMessage]).decode
 
 
 def chat_fast_path(tools: ToolReader, rule: IdRule, *, text_arguments: bool) -> Callable[[bytes], bool]:
     """The fast path of a chat-shaped format: its calls' `arguments` are JSON text
     (`text_arguments`) or the object itself, its IDs follow `rule`, and `tools` reads its
     declarations."""
-    decode: Callable[[bytes], _TextRecord | _ObjectRecord] = _text_record if text_arguments else _object_record
+    decode: Callable[[bytes], _TextRecord | _ObjectRecord | list[_TextMessage] | list[_ObjectMessage]] = (
+        _text_record if text_arguments else _object_record
+    )
 
     def is_clean(line: bytes) -> bool:
         """Whether the careful path would find nothing wrong with this line, when it can
@@ -89,10 +92,15 @@ def chat_fast_path(tools: ToolReader, rule: IdRule, *, text_arguments: bool) -> 
             record = decode(line)
         except msgspec.DecodeError:
             return False
-        linkage = _fast_line.linkage(tools, record.tools, rule)
+        if isinstance(record, list):  # the messages alone (as `check` takes them): no tools declared
+            messages: list[_TextMessage] | list[_ObjectMessage] = record
+            linkage = _fast_line.linkage(tools, _NULL, rule)
+        else:
+            messages = record.messages
+            linkage = _fast_line.linkage(tools, record.tools, rule)
         if linkage is None:
             return False
-        for message in record.messages:
+        for message in messages:
             role = message.role
             if role == "tool":
                 if message.tool_call_id is None or message.content is None:

@@ -631,7 +631,7 @@ _WORDS: Final = provider_words(
     "Gemini would answer with a 400",
     "contents",
 )
-_FUNCTIONS: Final = format_functions(NAME, _read, _dump, provider_rules, _WORDS, json_lines=False)
+_FUNCTIONS: Final = format_functions(NAME, _read, _dump, provider_rules, _WORDS, json_lines=False, fast=_is_clean)
 
 
 FORMAT: Final = Format(

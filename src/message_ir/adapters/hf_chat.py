@@ -79,10 +79,9 @@ _WORDS: Final = provider_words(
     "a chat template or a trainer would trip on",
     "messages",
 )
-_FUNCTIONS: Final = format_functions(NAME, _read, _dump, _rules, _WORDS, json_lines=False)
-
-
 _ID_RULE: Final = any_id("Hugging Face chat rows take any ID, or none")
+_FAST: Final = chat_fast_path(_TOOLS, _ID_RULE, text_arguments=False)
+_FUNCTIONS: Final = format_functions(NAME, _read, _dump, _rules, _WORDS, json_lines=False, fast=_FAST)
 FORMAT: Final = Format(
     _FUNCTIONS,
     id_rule=_ID_RULE,
@@ -91,7 +90,7 @@ FORMAT: Final = Format(
     tools=_TOOLS,
     dataset_line=True,
     messages_key="messages",
-    fast_path=chat_fast_path(_TOOLS, _ID_RULE, text_arguments=False),
+    fast_path=_FAST,
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 

@@ -119,8 +119,9 @@ def _fine_tuning_keys(source: object) -> list[ir.Diagnostic]:
     return found
 
 
+_FAST: Final = chat_fast_path(_TOOLS, ID_RULE, text_arguments=True)
 _FUNCTIONS: Final = format_functions(
-    NAME, _read, _dump, _provider_rules, _WORDS, json_lines=False, trainer=_fine_tuning_keys
+    NAME, _read, _dump, _provider_rules, _WORDS, json_lines=False, trainer=_fine_tuning_keys, fast=_FAST
 )
 
 
@@ -135,7 +136,7 @@ FORMAT: Final = Format(
     tools=_TOOLS,
     dataset_line=True,
     messages_key="messages",
-    fast_path=chat_fast_path(_TOOLS, ID_RULE, text_arguments=True),
+    fast_path=_FAST,
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
 

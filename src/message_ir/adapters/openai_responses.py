@@ -537,7 +537,7 @@ _WORDS: Final = provider_words(
     "input",
     source="JSON text, or the parsed list of items or request body",
 )
-_FUNCTIONS: Final = format_functions(NAME, _read, _dump, provider_rules, _WORDS, json_lines=False)
+_FUNCTIONS: Final = format_functions(NAME, _read, _dump, provider_rules, _WORDS, json_lines=False, fast=_is_clean)
 
 
 FORMAT: Final = Format(

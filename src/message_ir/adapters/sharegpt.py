@@ -287,13 +287,13 @@ class _Call(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     arguments: dict[str, object]
 
 
-class _FlatCall(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+class _ShallowCall(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     name: str
     arguments: dict[str, _fast_line.Scalar | list[_fast_line.Scalar]]  # two levels at most
 
 
 _row: Final = msgspec.json.Decoder(_Row).decode
-_flat_calls: Final = msgspec.json.Decoder(_FlatCall | list[_FlatCall]).decode
+_shallow_calls: Final = msgspec.json.Decoder(_ShallowCall | list[_ShallowCall]).decode
 _calls: Final = msgspec.json.Decoder(_Call | list[_Call]).decode
 _ID_RULE: Final = any_id("ShareGPT writes no call IDs")
 
@@ -350,9 +350,9 @@ def _calls_clean(declared: _fast_line.Declared | None, value: str) -> int:
     counting the text's brackets (and a long text, which might hold a long number, pays first)."""
     if len(value) >= _fast_line.LONG_TEXT and not _fast_line.plain(value):
         return 0
-    found: _FlatCall | list[_FlatCall] | _Call | list[_Call]
+    found: _ShallowCall | list[_ShallowCall] | _Call | list[_Call]
     try:
-        found = _flat_calls(value)
+        found = _shallow_calls(value)
     except msgspec.DecodeError:  # a nested argument, or no call
         if not _fast_line.plain(value):
             return 0
@@ -360,7 +360,7 @@ def _calls_clean(declared: _fast_line.Declared | None, value: str) -> int:
             found = _calls(value)
         except msgspec.DecodeError:
             return 0
-    if isinstance(found, (_FlatCall, _Call)):  # our own structs
+    if isinstance(found, (_ShallowCall, _Call)):  # our own structs
         return 1 if found.name and _fast_line.accepted(declared, found.name, found.arguments) else 0
     for call in found:
         if not call.name or not _fast_line.accepted(declared, call.name, call.arguments):
@@ -385,7 +385,9 @@ _WORDS: Final = provider_words(
     "conversations",
     source="JSON text, or the parsed row or list of turns",
 )
-_FUNCTIONS: Final = format_functions(NAME, _read, _dump, _rules, _WORDS, json_lines=False, trainer=_position_rule)
+_FUNCTIONS: Final = format_functions(
+    NAME, _read, _dump, _rules, _WORDS, json_lines=False, trainer=_position_rule, fast=_is_clean
+)
 
 
 FORMAT: Final = Format(
