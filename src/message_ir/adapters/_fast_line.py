@@ -12,8 +12,9 @@ property test over every format pins this), only faster on the lines it takes.
 
 `Linkage` is stricter than every format's rules, so that one walk serves them all: a
 call's results come right after the message holding it, before anything else, answering
-every call of that message; IDs are non-empty, unique, and fit the format's rule; every
-call names a declared tool (when the line declares tools) and its arguments are a JSON
+every call of that message; IDs are non-empty, fit the format's rule, and differ from the
+calls still waiting (an ID used again once answered is named anew by a load); every call
+names a declared tool (when the line declares tools) and its arguments are a JSON
 object that follows the IR's JSON rule and the tool's schema; an assistant message is there
 to learn from, and the last one's calls (a training target) are left to the careful path.
 """
@@ -141,10 +142,19 @@ def plain(text: str | bytes) -> bool:
     if isinstance(text, str):  # our own value (decoded here): no caller's code to run
         if text.count("{") + text.count("[") > MAX_BRACKETS:
             return False
-        return len(text) < LONG_TEXT or _LONG_NUMBER.search(text.encode("utf-8", "surrogatepass")) is None
-    if text.count(b"{") + text.count(b"[") > MAX_BRACKETS:
+    elif text.count(b"{") + text.count(b"[") > MAX_BRACKETS:
         return False
-    return len(text) < LONG_TEXT or _LONG_NUMBER.search(text) is None
+    return not long_number(text)
+
+
+def long_number(text: str | bytes) -> bool:
+    """Whether JSON `text` may hold an integer too long for the IR's JSON rule (digits in a
+    string count too: `True` is only a maybe)."""
+    if len(text) < LONG_TEXT:
+        return False
+    if isinstance(text, str):
+        return _LONG_NUMBER.search(text.encode("utf-8", "surrogatepass")) is not None
+    return _LONG_NUMBER.search(text) is not None
 
 
 def arguments_object(text: str | bytes) -> Mapping[str, object] | None:
@@ -152,19 +162,18 @@ def arguments_object(text: str | bytes) -> Mapping[str, object] | None:
     are surely a JSON object the IR's JSON rule takes; else `None`.
 
     Read first as scalars and lists of scalars (two levels at most: surely within the depth
-    limit), so that only arguments nesting further pay for `plain` counting their brackets."""
-    if len(text) >= LONG_TEXT and not plain(text):
-        return None
+    limit, however many brackets their strings hold), so that only arguments nesting further
+    pay for `plain` counting their brackets."""
     try:
-        return _shallow_arguments(text)  # msgspec refuses lone surrogates, NaN and overflow too
+        found = _shallow_arguments(text)  # msgspec refuses lone surrogates, NaN and overflow too
     except msgspec.DecodeError:
-        pass
-    if not plain(text):
-        return None
-    try:
-        return _arguments(text)
-    except msgspec.DecodeError:
-        return None
+        if not plain(text):
+            return None
+        try:
+            return _arguments(text)
+        except msgspec.DecodeError:
+            return None
+    return None if long_number(text) else found
 
 
 def accepted(declared: Declared | None, name: str, arguments: Mapping[str, object]) -> bool:
@@ -185,14 +194,13 @@ class Linkage:
     stops and the careful path takes the line.
     """
 
-    __slots__ = ("_declared", "_match", "_max_length", "_pending", "_seen", "_taught", "_word")
+    __slots__ = ("_declared", "_match", "_max_length", "_pending", "_taught", "_word")
 
     def __init__(self, declared: Declared | None, rule: IdRule) -> None:
         self._declared = declared
         self._max_length = rule.max_length  # the rule's fields read once a line, not once a call
         self._match = None if rule.pattern is ANY else rule.pattern.fullmatch
         self._word = rule.pattern is WORD  # an ASCII identifier surely fits, quicker asked than the pattern
-        self._seen: set[str] = set()
         self._pending: dict[str, str] = {}  # the calls of the last assistant message awaiting results
         self._taught = False
 
@@ -208,7 +216,7 @@ class Linkage:
     def call(self, call_id: str, name: str, arguments: str | bytes | msgspec.Raw | dict[str, object]) -> bool:
         """A call of the current assistant message, its `arguments` as JSON text (or the raw
         bytes of the object, as decoded), or decoded from text the caller found `plain`."""
-        if not call_id or not name or call_id in self._seen:
+        if not call_id or not name or call_id in self._pending:
             return False
         if len(call_id) > self._max_length:
             return False
@@ -219,16 +227,11 @@ class Linkage:
             and match(call_id) is None
         ):
             return False
-        self._seen.add(call_id)
         self._pending[call_id] = name
         parsed: Mapping[str, object]
         if isinstance(arguments, dict):
             parsed = arguments
         else:  # `arguments_object`, inlined: a dataset line holds a few calls, a dataset millions
-            if len(arguments) >= LONG_TEXT and not plain(
-                bytes(arguments) if type(arguments) is msgspec.Raw else arguments
-            ):
-                return False
             try:
                 parsed = _shallow_arguments(arguments)
             except msgspec.DecodeError:
@@ -238,6 +241,11 @@ class Linkage:
                 try:
                     parsed = _arguments(text)
                 except msgspec.DecodeError:
+                    return False
+            else:
+                if len(arguments) >= LONG_TEXT and long_number(
+                    bytes(arguments) if type(arguments) is msgspec.Raw else arguments
+                ):
                     return False
         declared = self._declared
         if declared is None:  # `accepted`, inlined

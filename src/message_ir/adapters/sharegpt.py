@@ -347,9 +347,7 @@ def _calls_clean(declared: _fast_line.Declared | None, value: str) -> int:
 
     Read first as calls whose arguments are scalars or lists of them (two levels deep at most,
     so surely within the IR's depth limit); only a call nesting further pays for `plain`
-    counting the text's brackets (and a long text, which might hold a long number, pays first)."""
-    if len(value) >= _fast_line.LONG_TEXT and not _fast_line.plain(value):
-        return 0
+    counting the text's brackets."""
     found: _ShallowCall | list[_ShallowCall] | _Call | list[_Call]
     try:
         found = _shallow_calls(value)
@@ -359,6 +357,9 @@ def _calls_clean(declared: _fast_line.Declared | None, value: str) -> int:
         try:
             found = _calls(value)
         except msgspec.DecodeError:
+            return 0
+    else:
+        if _fast_line.long_number(value):
             return 0
     if isinstance(found, (_ShallowCall, _Call)):  # our own structs
         return 1 if found.name and _fast_line.accepted(declared, found.name, found.arguments) else 0
