@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 from collections.abc import Callable
 
 import msgspec
@@ -464,3 +465,12 @@ def test_two_calls_of_one_message_sharing_an_id_are_left_to_the_careful_path() -
     data = json.dumps({"messages": messages}).encode()
     assert FAST["openai_chat"](data) is False
     assert FORMATS["openai_chat"].functions.check(data) != ()
+
+
+@given(
+    st.lists(st.tuples(st.sampled_from(["1", "x", "é", "{", "\n"]), st.integers(1, 3100)), max_size=4), st.booleans()
+)
+def test_a_long_number_is_a_run_of_digits_as_long_as_the_rule_says(runs: list[tuple[str, int]], as_bytes: bool) -> None:
+    text = "".join(character * count for character, count in runs)
+    expected = re.search(f"[0-9]{{{_fast_line.LONG_TEXT}}}", text) is not None
+    assert _fast_line.long_number(text.encode() if as_bytes else text) == expected

