@@ -19,10 +19,19 @@ from collections.abc import Callable
 
 import msgspec
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from message_ir.adapters import FORMATS, FormatError, _fast_line, anthropic, convert, openai_chat
+from message_ir.adapters import (
+    FORMATS,
+    FormatError,
+    _fast_line,
+    anthropic,
+    convert,
+    gemini,
+    openai_chat,
+    openai_responses,
+)
 from tests.adapters.real import real_files
 from tests.dataset_factory import KINDS, line, single_calls, with_tools
 
@@ -474,3 +483,55 @@ def test_a_long_number_is_a_run_of_digits_as_long_as_the_rule_says(runs: list[tu
     text = "".join(character * count for character, count in runs)
     expected = re.search(f"[0-9]{{{_fast_line.LONG_TEXT}}}", text) is not None
     assert _fast_line.long_number(text.encode() if as_bytes else text) == expected
+
+
+def _real_bodies() -> dict[str, list[bytes]]:
+    """Real conversations as each format's `check` takes them: the OpenAI Chat trajectories'
+    messages, the API messages the Claude Code logs stand for, the Codex rollouts and the
+    gemini-cli recordings converted to Responses and Gemini bodies."""
+    from message_ir.adapters import codex, gemini_cli
+    from tests.adapters.real import anthropic_messages, openai_chat_messages
+
+    bodies: dict[str, list[bytes]] = {name: [] for name in ("openai_chat", "anthropic", "openai_responses", "gemini")}
+    for path in real_files("openai-chat", "*.json"):
+        bodies["openai_chat"].append(json.dumps(openai_chat_messages(path)).encode())
+    for path in real_files("anthropic", "*.jsonl"):
+        body = {"model": "m", "max_tokens": 1024, "messages": anthropic_messages(path)}
+        bodies["anthropic"].append(json.dumps(body).encode())
+    for path in real_files("openai-responses", "*.jsonl"):
+        bodies["openai_responses"].append(
+            openai_responses.dumps(convert(codex.load(path.read_bytes()), "openai_responses"))
+        )
+    for path in real_files("gemini", "*.json"):
+        bodies["gemini"].append(gemini.dumps(convert(gemini_cli.load(path.read_bytes()), "gemini")))
+    return bodies
+
+
+_REAL_BODIES: dict[str, list[bytes]] = {}
+
+
+def _bodies() -> dict[str, list[bytes]]:
+    if not _REAL_BODIES:
+        _REAL_BODIES.update(_real_bodies())
+    return _REAL_BODIES
+
+
+def test_real_bodies_the_fast_path_takes_are_clean_and_some_are_taken() -> None:
+    taken: set[str] = set()
+    for name, bodies in _bodies().items():
+        for body in bodies:
+            if FAST[name](body):
+                taken.add(name)
+                assert FORMATS[name].functions.check(body.decode()) == ()
+                assert FORMATS[name].functions.check(body) == ()
+    assert {"openai_chat", "gemini"} <= taken  # `check` of them pays the fast path's price only
+
+
+@settings(max_examples=100, deadline=None)
+@given(name=st.sampled_from(["openai_chat", "anthropic", "openai_responses", "gemini"]), data=st.data())
+def test_a_mutated_real_body_the_fast_path_takes_is_clean(name: str, data: st.DataObject) -> None:
+    bodies = _bodies()[name]
+    value: object = json.loads(data.draw(st.sampled_from(bodies), label="body"))
+    text = json.dumps(_mutated(data, value), ensure_ascii=data.draw(st.booleans(), label="ascii")).encode()
+    if FAST[name](text):
+        assert FORMATS[name].functions.check(text.decode()) == ()
