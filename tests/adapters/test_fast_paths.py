@@ -524,7 +524,7 @@ def test_real_bodies_the_fast_path_takes_are_clean_and_some_are_taken() -> None:
                 taken.add(name)
                 assert FORMATS[name].functions.check(body.decode()) == ()
                 assert FORMATS[name].functions.check(body) == ()
-    assert {"openai_chat", "gemini"} <= taken  # `check` of them pays the fast path's price only
+    assert {"openai_chat", "anthropic", "gemini"} <= taken  # `check` of them pays the fast path's price only
 
 
 @settings(max_examples=100, deadline=None)
@@ -535,3 +535,28 @@ def test_a_mutated_real_body_the_fast_path_takes_is_clean(name: str, data: st.Da
     text = json.dumps(_mutated(data, value), ensure_ascii=data.draw(st.booleans(), label="ascii")).encode()
     if FAST[name](text):
         assert FORMATS[name].functions.check(text.decode()) == ()
+
+
+def test_anthropics_fast_path_takes_stored_responses_and_leaves_what_it_cannot_vouch_for() -> None:
+    # A stored response (its `id`, `model`, `usage`, ...), thinking, a call's `caller` and a
+    # result's text blocks are taken; a field whose value msgspec would only skip is not.
+    usage = {"input_tokens": 3, "cache_creation": {"ephemeral_5m_input_tokens": 1}, "iterations": []}
+    response = {"id": "msg_1", "type": "message", "model": "m", "stop_reason": "tool_use", "stop_sequence": None}
+    call = {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {"a": 1}, "caller": {"type": "direct"}}
+    thinking = {"type": "thinking", "thinking": "Let me see.", "signature": "c2ln"}
+    result = {"type": "tool_result", "tool_use_id": "toolu_1", "content": [{"type": "text", "text": "ok"}]}
+
+    def body(**changed: object) -> bytes:
+        assistant = {"role": "assistant", "content": [thinking, call], **response, "usage": usage, **changed}
+        messages = [
+            {"role": "user", "content": "Hi"},
+            assistant,
+            {"role": "user", "content": [result]},
+            {"role": "assistant", "content": "Done"},
+        ]
+        return json.dumps({"model": "m", "max_tokens": 1024, "messages": messages}).encode()
+
+    assert FAST["anthropic"](body())
+    assert anthropic.check(body().decode()) == ()
+    for changed in ({"usage": {"deep": [[1]]}}, {"stop_details": {"type": "x"}}, {"container": None}):
+        assert FAST["anthropic"](body(**changed)) is False, changed

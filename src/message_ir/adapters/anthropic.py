@@ -382,31 +382,51 @@ def _results_first(conversation: Conversation, origins: Origins) -> list[ir.Diag
 # --- the fast path of check-dataset -------------------------------------------------------
 
 
+_Scalar = _fast_line.Scalar
+
+
 class _Text(msgspec.Struct, tag="text", forbid_unknown_fields=True, gc=False):
     text: str
+
+
+class _Thinking(msgspec.Struct, tag="thinking", forbid_unknown_fields=True, gc=False):
+    thinking: str
+    signature: str | msgspec.UnsetType = msgspec.UNSET
 
 
 class _Use(msgspec.Struct, tag="tool_use", forbid_unknown_fields=True, gc=False):
     id: str
     name: str
     input: msgspec.Raw
+    caller: dict[str, _Scalar] | msgspec.UnsetType = msgspec.UNSET  # Claude Code's `{"type": "direct"}`
 
 
 class _Result(msgspec.Struct, tag="tool_result", forbid_unknown_fields=True, gc=False):
     tool_use_id: str
-    content: str = ""
+    content: str | list[_Text] = ""
     is_error: bool = False
 
 
 class _Message(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     role: str
-    content: str | list[_Text | _Use | _Result]
+    content: str | list[_Text | _Thinking | _Use | _Result]
+    # The fields of the API's response, which a stored assistant message keeps (in `meta`):
+    # typed, so that msgspec refuses what the IR's JSON rule would (no value is only skipped).
+    id: str | msgspec.UnsetType = msgspec.UNSET
+    type: str | msgspec.UnsetType = msgspec.UNSET
+    model: str | msgspec.UnsetType = msgspec.UNSET
+    stop_reason: str | msgspec.UnsetType | None = msgspec.UNSET
+    stop_sequence: str | msgspec.UnsetType | None = msgspec.UNSET
+    stop_details: msgspec.UnsetType | None = msgspec.UNSET
+    usage: dict[str, _Scalar | dict[str, _Scalar] | list[dict[str, _Scalar]]] | msgspec.UnsetType = msgspec.UNSET
 
 
 class _Body(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     messages: list[_Message]
     system: str | list[_Text] | msgspec.UnsetType = msgspec.UNSET
     tools: msgspec.Raw = msgspec.Raw(b"null")
+    model: str | msgspec.UnsetType = msgspec.UNSET
+    max_tokens: int | msgspec.UnsetType = msgspec.UNSET
 
 
 _body: Final = msgspec.json.Decoder(_Body).decode
@@ -414,8 +434,9 @@ _body: Final = msgspec.json.Decoder(_Body).decode
 
 def _is_clean(line: bytes) -> bool:
     """The fast path of `check-dataset` (see `_fast_line`): a body of `messages` (string or
-    `text` / `tool_use` / `tool_result` contents, results first in the user message right
-    after their calls), an optional `system` and `tools`."""
+    `text` / `thinking` / `tool_use` / `tool_result` contents, results first in the user
+    message right after their calls; a stored response's own fields), an optional `system`,
+    `tools`, `model` and `max_tokens`."""
     try:
         body = _body(line)
     except msgspec.DecodeError:
@@ -434,7 +455,7 @@ def _is_clean(line: bytes) -> bool:
                 if type(block) is _Use:
                     if not linkage.call(block.id, block.name, block.input):
                         return False
-                elif type(block) is not _Text:
+                elif type(block) is not _Text and type(block) is not _Thinking:
                     return False
         elif message.role == "user":
             if type(content) is str or not content:
