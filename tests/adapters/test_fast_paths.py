@@ -524,7 +524,12 @@ def test_real_bodies_the_fast_path_takes_are_clean_and_some_are_taken() -> None:
                 taken.add(name)
                 assert FORMATS[name].functions.check(body.decode()) == ()
                 assert FORMATS[name].functions.check(body) == ()
-    assert {"openai_chat", "anthropic", "gemini"} <= taken  # `check` of them pays the fast path's price only
+    assert {
+        "openai_chat",
+        "anthropic",
+        "openai_responses",
+        "gemini",
+    } <= taken  # `check` of them pays the fast path's price only
 
 
 @settings(max_examples=100, deadline=None)
@@ -560,3 +565,49 @@ def test_anthropics_fast_path_takes_stored_responses_and_leaves_what_it_cannot_v
     assert anthropic.check(body().decode()) == ()
     for changed in ({"usage": {"deep": [[1]]}}, {"stop_details": {"type": "x"}}, {"container": None}):
         assert FAST["anthropic"](body(**changed)) is False, changed
+
+
+def test_responses_fast_path_takes_reasoning_before_an_output_item_of_its_turn_only() -> None:
+    reasoning = {"type": "reasoning", "summary": [{"type": "summary_text", "text": "Hm."}], "encrypted_content": "gA=="}
+    call = {"type": "function_call", "call_id": "call_1", "name": "f", "arguments": "{}"}
+    custom = {
+        "type": "custom_tool_call",
+        "call_id": "call_2",
+        "name": "apply_patch",
+        "input": "*** Begin",
+        "status": "done",
+    }
+    answer = {
+        "type": "message",
+        "role": "assistant",
+        "content": [{"type": "output_text", "text": "Done"}],
+        "phase": "x",
+    }
+    user = {"type": "message", "role": "user", "content": "Hi"}
+
+    def body(*items: object, tools: object = None) -> bytes:
+        return json.dumps({"input": [user, *items], **({"tools": tools} if tools else {})}).encode()
+
+    def output(call_id: str, kind: str = "function_call_output") -> dict[str, object]:
+        return {"type": kind, "call_id": call_id, "output": "ok"}
+
+    taken = [
+        body(reasoning, call, output("call_1"), answer),
+        body(reasoning, reasoning, answer),
+        body(call, output("call_1"), reasoning, answer),
+        body(reasoning, custom, output("call_2", "custom_tool_call_output"), answer),
+    ]
+    for data in taken:
+        assert FAST["openai_responses"](data), data
+        assert openai_responses.check(data.decode()) == ()
+    misplaced = [
+        body(answer, reasoning),  # last
+        body(reasoning, user, answer),  # before an input item
+        body(call, reasoning, output("call_1"), answer),  # before a call's output
+    ]
+    for data in misplaced:
+        assert FAST["openai_responses"](data) is False, data
+        assert "REASONING_ITEM_MISPLACED" in {d.code for d in openai_responses.check(data.decode())}
+    tools = [{"type": "function", "name": "f", "parameters": {"type": "object"}}]
+    declared = body(custom, output("call_2", "custom_tool_call_output"), answer, tools=tools)
+    assert FAST["openai_responses"](declared) is False  # a custom call beside declared tools: the careful path's

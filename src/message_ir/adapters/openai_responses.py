@@ -439,6 +439,7 @@ class _OutputText(msgspec.Struct, tag=_OUTPUT_TEXT, forbid_unknown_fields=True, 
 class _Message(msgspec.Struct, tag="message", forbid_unknown_fields=True, gc=False):
     role: str
     content: str | list[_InputText | _OutputText]
+    phase: str | msgspec.UnsetType = msgspec.UNSET  # Codex's assistant messages: `commentary`, `final_answer`
 
 
 class _FunctionCall(msgspec.Struct, tag="function_call", forbid_unknown_fields=True, gc=False):
@@ -452,13 +453,39 @@ class _FunctionCallOutput(msgspec.Struct, tag="function_call_output", forbid_unk
     output: str
 
 
+class _CustomCall(msgspec.Struct, tag="custom_tool_call", forbid_unknown_fields=True, gc=False):
+    call_id: str
+    name: str
+    input: str  # the IR's arguments are `{"input": <it>}`
+    status: str | msgspec.UnsetType = msgspec.UNSET
+
+
+class _CustomOutput(msgspec.Struct, tag="custom_tool_call_output", forbid_unknown_fields=True, gc=False):
+    call_id: str
+    output: str
+
+
+class _SummaryText(msgspec.Struct, tag="summary_text", forbid_unknown_fields=True, gc=False):
+    text: str
+
+
+class _Reasoning(msgspec.Struct, tag="reasoning", forbid_unknown_fields=True, gc=False):
+    summary: list[_SummaryText]
+    content: msgspec.UnsetType | None = msgspec.UNSET
+    encrypted_content: str | msgspec.UnsetType | None = msgspec.UNSET
+
+
+_Item = _Message | _FunctionCall | _FunctionCallOutput | _CustomCall | _CustomOutput | _Reasoning
+
+
 class _Body(msgspec.Struct, forbid_unknown_fields=True, gc=False):
-    input: list[_Message | _FunctionCall | _FunctionCallOutput]
+    input: list[_Item]
     instructions: str | None = None
     tools: msgspec.Raw = msgspec.Raw(b"null")
 
 
 _body: Final = msgspec.json.Decoder(_Body).decode
+_NO_TOOLS: Final = msgspec.Raw(b"null")
 
 
 _INPUT_ROLES: Final = ("user", *_INSTRUCTION_ROLES)
@@ -468,7 +495,9 @@ def _is_clean(line: bytes) -> bool:
     """The fast path of `check-dataset` (see `_fast_line`): a body of `input` items that are
     messages (`input_text` parts for the user, system and developer, `output_text` for the
     assistant), `function_call`s and their `function_call_output`s right after the run of
-    output items holding them; `instructions` and `tools`."""
+    output items holding them (custom calls and outputs too, when no tools are declared),
+    and reasoning items, each followed by an output item of its turn; `instructions` and
+    `tools`."""
     try:
         body = _body(line)
     except msgspec.DecodeError:
@@ -477,27 +506,35 @@ def _is_clean(line: bytes) -> bool:
     if linkage is None:
         return False
     in_run = False  # within a run of output items: one assistant message
+    reasoning = False  # the run's last item is a reasoning item (which must not end it)
     for item in body.input:
-        if type(item) is _FunctionCall:
+        kind = type(item)
+        if kind is _FunctionCall or kind is _CustomCall or kind is _Reasoning:
             if not in_run and not linkage.assistant():
                 return False
             in_run = True
-            if not linkage.call(item.call_id, item.name, item.arguments):
+            reasoning = kind is _Reasoning
+            if type(item) is _FunctionCall:
+                if not linkage.call(item.call_id, item.name, item.arguments):
+                    return False
+            elif type(item) is _CustomCall and (  # declared tools are the careful path's to judge for it
+                body.tools != _NO_TOOLS or not linkage.call(item.call_id, item.name, {"input": item.input})
+            ):
                 return False
             continue
-        if type(item) is _FunctionCallOutput:
-            in_run = False
-            if not linkage.result(item.call_id):
+        if type(item) is _FunctionCallOutput or type(item) is _CustomOutput:
+            if reasoning or not linkage.result(item.call_id):  # a reasoning item before an input item
                 return False
+            in_run = False
             continue
         assert type(item) is _Message
         part: type[_InputText | _OutputText]
         if item.role == "assistant":
             if not in_run and not linkage.assistant():
                 return False
-            in_run, part = True, _OutputText
+            in_run, reasoning, part = True, False, _OutputText
         else:
-            if item.role not in _INPUT_ROLES or not linkage.message():
+            if reasoning or item.role not in _INPUT_ROLES or not linkage.message():
                 return False
             in_run, part = False, _InputText
         content = item.content
@@ -505,7 +542,7 @@ def _is_clean(line: bytes) -> bool:
             for entry in content:
                 if type(entry) is not part:
                     return False
-    return linkage.end()
+    return not reasoning and linkage.end()
 
 
 _ITEM_TYPES: Final = (
