@@ -22,6 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from message_ir import Diagnostic
 from message_ir.adapters import (
     FORMATS,
     FormatError,
@@ -38,6 +39,12 @@ from tests.dataset_factory import KINDS, line, single_calls, with_tools
 FAST: dict[str, Callable[[bytes], bool]] = {
     name: declared.fast_path for name, declared in FORMATS.items() if declared.fast_path is not None
 }
+
+
+def careful(name: str, data: bytes) -> tuple[Diagnostic, ...]:
+    """What `check` of `data` says without asking the fast path: `load_checked`'s diagnostics
+    (the same `check` gives, from the careful load)."""
+    return FORMATS[name].functions.load_checked(data).diagnostics
 
 
 def test_every_dataset_format_has_a_fast_path() -> None:
@@ -187,8 +194,7 @@ def test_a_fast_path_takes_only_what_the_careful_path_finds_clean(name: str, see
     text = json.dumps(value, ensure_ascii=data.draw(st.booleans(), label="ascii")).encode()
     if FAST[name](text):
         assert FORMATS[name].functions.check_example(text) == ()
-        # `check` of bytes asks the fast path first; of the same text as `str`, it loads it.
-        assert FORMATS[name].functions.check(text.decode()) == ()
+        assert careful(name, text) == ()  # what `check` would say without asking the fast path
 
 
 @pytest.mark.parametrize("name", sorted(FAST))
@@ -201,7 +207,7 @@ def test_a_fast_path_takes_every_valid_generated_line_and_no_broken_one(name: st
             if kind == "valid":
                 assert fast, data  # the plain shape a dataset holds: taken, so the fast path pays
                 assert FORMATS[name].functions.check_example(data) == ()
-                assert FORMATS[name].functions.check(data.decode()) == ()  # loaded: no fast path
+                assert careful(name, data) == ()
             elif fast:  # a broken kind may be clean once converted (Responses needs no adjacency)
                 assert FORMATS[name].functions.check_example(data) == (), (kind, data)
 
@@ -418,7 +424,7 @@ def test_a_chat_formats_messages_alone_take_its_fast_path(name: str) -> None:
         value = json.loads(_in_format(line("valid", rng), name))
         messages = json.dumps(value["messages"]).encode()
         assert FAST[name](messages), messages
-        assert FORMATS[name].functions.check(messages.decode()) == ()
+        assert careful(name, messages) == ()
     calling = [
         {"role": "user", "content": "Hi"},
         {
@@ -454,7 +460,7 @@ def test_a_call_id_used_again_once_answered_is_taken_as_the_careful_path_takes_i
     fast = FAST[name](data)
     if fast:
         assert FORMATS[name].functions.check_example(data) == ()
-        assert FORMATS[name].functions.check(data.decode()) == ()
+        assert careful(name, data) == ()
     if ids == ["a", "a"]:
         assert fast, data  # taken: not a test that cannot fail
 
@@ -522,7 +528,7 @@ def test_real_bodies_the_fast_path_takes_are_clean_and_some_are_taken() -> None:
         for body in bodies:
             if FAST[name](body):
                 taken.add(name)
-                assert FORMATS[name].functions.check(body.decode()) == ()
+                assert careful(name, body) == ()
                 assert FORMATS[name].functions.check(body) == ()
     assert {
         "openai_chat",
@@ -539,7 +545,7 @@ def test_a_mutated_real_body_the_fast_path_takes_is_clean(name: str, data: st.Da
     value: object = json.loads(data.draw(st.sampled_from(bodies), label="body"))
     text = json.dumps(_mutated(data, value), ensure_ascii=data.draw(st.booleans(), label="ascii")).encode()
     if FAST[name](text):
-        assert FORMATS[name].functions.check(text.decode()) == ()
+        assert careful(name, text) == ()
 
 
 def test_anthropics_fast_path_takes_stored_responses_and_leaves_what_it_cannot_vouch_for() -> None:
@@ -562,7 +568,7 @@ def test_anthropics_fast_path_takes_stored_responses_and_leaves_what_it_cannot_v
         return json.dumps({"model": "m", "max_tokens": 1024, "messages": messages}).encode()
 
     assert FAST["anthropic"](body())
-    assert anthropic.check(body().decode()) == ()
+    assert careful("anthropic", body()) == ()
     for changed in ({"usage": {"deep": [[1]]}}, {"stop_details": {"type": "x"}}, {"container": None}):
         assert FAST["anthropic"](body(**changed)) is False, changed
 
@@ -599,7 +605,7 @@ def test_responses_fast_path_takes_reasoning_before_an_output_item_of_its_turn_o
     ]
     for data in taken:
         assert FAST["openai_responses"](data), data
-        assert openai_responses.check(data.decode()) == ()
+        assert careful("openai_responses", data) == ()
     misplaced = [
         body(answer, reasoning),  # last
         body(reasoning, user, answer),  # before an input item
@@ -607,7 +613,32 @@ def test_responses_fast_path_takes_reasoning_before_an_output_item_of_its_turn_o
     ]
     for data in misplaced:
         assert FAST["openai_responses"](data) is False, data
-        assert "REASONING_ITEM_MISPLACED" in {d.code for d in openai_responses.check(data.decode())}
+        assert "REASONING_ITEM_MISPLACED" in {d.code for d in openai_responses.check(data)}
     tools = [{"type": "function", "name": "f", "parameters": {"type": "object"}}]
     declared = body(custom, output("call_2", "custom_tool_call_output"), answer, tools=tools)
     assert FAST["openai_responses"](declared) is False  # a custom call beside declared tools: the careful path's
+
+
+def test_check_of_text_asks_the_fast_path_and_a_lone_surrogate_is_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from message_ir.adapters import _functions
+    from message_ir.adapters._load_state import read_source
+
+    loads: list[object] = []
+
+    def counted(*arguments: object, **keywords: object) -> object:
+        loads.append(arguments[1])
+        return read_source(*arguments, **keywords)  # type: ignore[arg-type]  # passed through as given
+
+    rng = random.Random(1)
+    data = next(
+        data for data in (_in_format(line("valid", rng), "openai_chat") for _ in range(50)) if FAST["openai_chat"](data)
+    )
+    monkeypatch.setattr(_functions, "read_source", counted)
+    assert openai_chat.check(data) == ()
+    assert openai_chat.check(data.decode()) == ()
+    assert loads == []  # neither loaded: the fast path took both
+    value = json.loads(data)
+    value["messages"][0]["content"] = "\ud800"  # a lone surrogate: no UTF-8 spells it
+    text = json.dumps(value, ensure_ascii=False)
+    assert openai_chat.check(text) != ()
+    assert loads == [text]

@@ -124,7 +124,8 @@ def format_functions(
     is a `check` of the format's own for a log given as text or as a `LogFile` (a segment at
     a time); `fast`, the format's fast path of `check-dataset` (`Format.fast_path`).
 
-    `check` of bytes that `fast` takes says nothing without loading them: what it takes,
+    `check` of text (bytes, or a `str` as UTF-8) that `fast` takes says nothing without
+    loading it: what it takes,
     `check_example` finds nothing wrong with, and `check` finds no more than `check_example`
     on such a source (its last assistant message's calls, the only thing `check_example`
     forgives, have their results, and it has an assistant message). A property test holds
@@ -148,8 +149,11 @@ def format_functions(
         return encode(written)
 
     def check(source: bytes | str | object) -> tuple[Diagnostic, ...]:
-        if fast is not None and type(source) is bytes and fast(source):
-            return ()  # surely clean (see above)
+        if fast is not None and (type(source) is bytes or type(source) is str):
+            # Text as UTF-8 (a lone surrogate gives bytes msgspec refuses: the careful path's).
+            data = source.encode("utf-8", "surrogatepass") if type(source) is str else source
+            if type(data) is bytes and fast(data):
+                return ()  # surely clean (see above)
         if own_check is not None and is_text(source):
             return own_check(source)
         return checked(name, source, whole, rules)
