@@ -642,3 +642,29 @@ def test_check_of_text_asks_the_fast_path_and_a_lone_surrogate_is_loaded(monkeyp
     text = json.dumps(value, ensure_ascii=False)
     assert openai_chat.check(text) != ()
     assert loads == [text]
+
+
+_DEEP = "[" * 100_000 + "]" * 100_000
+_SKIPPED_DEEP = {
+    "openai_chat": '{"messages": [{"role": "user", "content": "Hi"}], "tools": DEEP}',
+    "hf_chat": '{"messages": [{"role": "user", "content": "Hi"}], "tools": DEEP}',
+    "sharegpt": '{"conversations": [{"from": "human", "value": "Hi"}], "tools": DEEP}',
+    "openai_responses": '{"input": [{"type": "message", "role": "user", "content": "Hi"}], "tools": DEEP}',
+    "anthropic": '{"messages": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": '
+    '[{"type": "tool_use", "id": "t", "name": "f", "input": {"a": DEEP}}]}]}',
+    "gemini": '{"contents": [{"role": "user", "parts": [{"text": "Hi"}]}, {"role": "model", "parts": '
+    '[{"functionCall": {"id": "t", "name": "f", "args": {"a": DEEP}}}]}]}',
+}
+
+
+@pytest.mark.parametrize("name", sorted(FAST))
+def test_a_field_the_fast_path_skips_nesting_past_msgspecs_limit_goes_to_the_careful_path(name: str) -> None:
+    # msgspec says "too deep" of a skipped field (`Raw`) with `RecursionError`: the fast path
+    # leaves the line to the careful path, and neither `check` nor the dataset check raises.
+    from message_ir.datasets import check_lines
+
+    data = _SKIPPED_DEEP[name].replace("DEEP", _DEEP).encode()
+    too_deep = Diagnostic("JSON_TOO_DEEP", None, "$", "JSON nested too deeply to parse")
+    assert FAST[name](data) is False
+    assert FORMATS[name].functions.check(data) == (too_deep,)
+    assert [report.diagnostics for report in check_lines([data], name)] == [(too_deep,)]

@@ -90,7 +90,7 @@ def chat_fast_path(tools: ToolReader, rule: IdRule, *, text_arguments: bool) -> 
         tell quickly; `False` means "ask the careful path"."""
         try:
             record = decode(line)
-        except msgspec.DecodeError:
+        except _fast_line.REFUSED:
             return False
         if isinstance(record, list):  # the messages alone (as `check` takes them): no tools declared
             messages: list[_TextMessage] | list[_ObjectMessage] = record

@@ -44,6 +44,11 @@ _MAX_TOOL_LISTS: Final = 4096
 Declared = dict[str, "_schema_engine.Accepts | str"]
 """Each declared tool's validator, by name (`_ANY`: a tool without a schema)."""
 
+REFUSED: Final = (msgspec.DecodeError, RecursionError)
+"""What a fast path's typed decode of a line raises when the line is the careful path's to judge:
+msgspec refusing it, or a field it only skips (`msgspec.Raw`) nesting past msgspec's own
+recursion limit, which it says with `RecursionError`."""
+
 Scalar = str | int | float | bool | None
 """A JSON scalar, as msgspec decodes it for `object` (the same values, refused alike)."""
 _arguments: Final = msgspec.json.Decoder(dict[str, object]).decode

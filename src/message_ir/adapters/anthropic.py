@@ -439,7 +439,7 @@ def _is_clean(line: bytes) -> bool:
     `tools`, `model` and `max_tokens`."""
     try:
         body = _body(line)
-    except msgspec.DecodeError:
+    except _fast_line.REFUSED:
         return False
     linkage = _fast_line.linkage(_TOOLS, body.tools, ID_RULE)
     if linkage is None:

@@ -574,7 +574,7 @@ def _is_clean(line: bytes) -> bool:
     text parts, and `tools`."""
     try:
         body = _body(line)
-    except msgspec.DecodeError:
+    except _fast_line.REFUSED:
         return False
     linkage = _fast_line.linkage(_TOOLS, body.tools, _ID_RULE)
     if linkage is None:

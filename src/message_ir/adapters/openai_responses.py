@@ -500,7 +500,7 @@ def _is_clean(line: bytes) -> bool:
     `tools`."""
     try:
         body = _body(line)
-    except msgspec.DecodeError:
+    except _fast_line.REFUSED:
         return False
     linkage = _fast_line.linkage(_TOOLS, body.tools, ID_RULE)
     if linkage is None:

@@ -306,7 +306,7 @@ def _is_clean(line: bytes) -> bool:
     Calls have no IDs."""
     try:
         row = _row(line)
-    except msgspec.DecodeError:
+    except _fast_line.REFUSED:
         return False
     taken, declared = _fast_line.declared_of(_TOOLS, row.tools)
     if not taken:
