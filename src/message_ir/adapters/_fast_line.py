@@ -56,9 +56,9 @@ _shallow_arguments: Final = msgspec.json.Decoder(dict[str, Scalar | list[Scalar]
 """Arguments two levels deep at most: a failure only means the careful `_arguments` is asked."""
 _Key = tuple[ToolReader, bytes, bool]
 _declarations: dict[_Key, Declared | None] = {}
-_last: list[tuple[_Key, Declared | None]] = []  # the last lookup: lines in a row repeat their tools
 _last_of: list[tuple[ToolReader, msgspec.Raw, bool, tuple[bool, Declared | None]]] = []
-"""`declared_of`'s last answer, by the raw `tools` it was given (which keep their line alive: one line)."""
+"""`declared_of`'s last answer, by the raw `tools` it was given (lines in a row repeat their
+tools; the raw value keeps its line alive: one line)."""
 
 
 def declared_tools(reader: ToolReader, text: bytes) -> Declared | None:
@@ -67,20 +67,13 @@ def declared_tools(reader: ToolReader, text: bytes) -> Declared | None:
     have something to say about them (a declaration with a problem, a duplicate name, a schema
     nested deeply or not a valid one, the `[schema]` extra missing). Remembered per text: a
     dataset's lines repeat their tools."""
-    available = _schema_engine.available()
-    if _last:
-        (last_reader, last_text, last_available), found = _last[0]
-        if last_reader is reader and last_available is available and last_text == text:
-            return found  # compared, not hashed again
-    key = (reader, text, available)
+    key = (reader, text, _schema_engine.available())
     if key in _declarations:
-        found = _declarations[key]
-    else:
-        found = _declared(reader, text)
-        if len(_declarations) >= _MAX_TOOL_LISTS:
-            _declarations.clear()
-        _declarations[key] = found
-    _last[:] = [(key, found)]
+        return _declarations[key]
+    found = _declared(reader, text)
+    if len(_declarations) >= _MAX_TOOL_LISTS:
+        _declarations.clear()
+    _declarations[key] = found
     return found
 
 
@@ -163,9 +156,9 @@ def long_number(text: str | bytes) -> bool:
     return _DIGIT_RUN in data.translate(_DIGITS)
 
 
-def arguments_object(text: str | bytes) -> Mapping[str, object] | None:
-    """The arguments in `text` (JSON text, or the raw bytes of an arguments object), when they
-    are surely a JSON object the IR's JSON rule takes; else `None`.
+def arguments_object(text: str | bytes | msgspec.Raw) -> Mapping[str, object] | None:
+    """The arguments in `text` (JSON text, or the raw bytes of an arguments object, as decoded),
+    when they are surely a JSON object the IR's JSON rule takes; else `None`.
 
     Read first as scalars and lists of scalars (two levels at most: surely within the depth
     limit, however many brackets their strings hold), so that only arguments nesting further
@@ -173,13 +166,16 @@ def arguments_object(text: str | bytes) -> Mapping[str, object] | None:
     try:
         found = _shallow_arguments(text)  # msgspec refuses lone surrogates, NaN and overflow too
     except msgspec.DecodeError:
-        if not plain(text):
+        data = bytes(text) if type(text) is msgspec.Raw else text
+        if not plain(data):
             return None
         try:
-            return _arguments(text)
+            return _arguments(data)
         except msgspec.DecodeError:
             return None
-    return None if long_number(text) else found
+    if len(text) >= LONG_TEXT and long_number(bytes(text) if type(text) is msgspec.Raw else text):
+        return None
+    return found
 
 
 def accepted(declared: Declared | None, name: str, arguments: Mapping[str, object]) -> bool:
@@ -234,25 +230,9 @@ class Linkage:
         ):
             return False
         self._pending[call_id] = name
-        parsed: Mapping[str, object]
-        if isinstance(arguments, dict):
-            parsed = arguments
-        else:  # `arguments_object`, inlined: a dataset line holds a few calls, a dataset millions
-            try:
-                parsed = _shallow_arguments(arguments)
-            except msgspec.DecodeError:
-                text = bytes(arguments) if type(arguments) is msgspec.Raw else arguments
-                if not plain(text):
-                    return False
-                try:
-                    parsed = _arguments(text)
-                except msgspec.DecodeError:
-                    return False
-            else:
-                if len(arguments) >= LONG_TEXT and long_number(
-                    bytes(arguments) if type(arguments) is msgspec.Raw else arguments
-                ):
-                    return False
+        parsed = arguments if isinstance(arguments, dict) else arguments_object(arguments)
+        if parsed is None:
+            return False
         declared = self._declared
         if declared is None:  # `accepted`, inlined
             return True

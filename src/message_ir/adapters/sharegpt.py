@@ -347,7 +347,9 @@ def _calls_clean(declared: _fast_line.Declared | None, value: str) -> int:
 
     Read first as calls whose arguments are scalars or lists of them (two levels deep at most,
     so surely within the IR's depth limit); only a call nesting further pays for `plain`
-    counting the text's brackets."""
+    counting the text's brackets. (`arguments_object` does the same for the other formats;
+    decoding the call with its arguments `Raw` and handing them to it was measured 9% slower a
+    line: 4.37-4.39 µs to 4.75-4.78 µs.)"""
     found: _ShallowCall | list[_ShallowCall] | _Call | list[_Call]
     try:
         found = _shallow_calls(value)
