@@ -119,10 +119,14 @@ def parts_text(parts: list[object]) -> str:
 def _read_text(state: LoadState, record: dict[str, object], path: str) -> tuple[str, _records.Info] | None:
     """The text of a `system`, `developer` or `user` record and what its format keeps (its
     parts, its other keys); `None` after a problem."""
-    read = _parts_text(state, record.get("content"), path + ".content")
-    if read is None:
-        return None
-    text, parts = read
+    content = record.get("content")
+    if type(content) is str:
+        text, parts = content, None
+    else:
+        read = _parts_text(state, content, path + ".content")
+        if read is None:
+            return None
+        text, parts = read
     info = _records.split_record(record, ("role", "content"), _USER_KEYS)
     if parts is not None:
         info["content"] = parts
@@ -272,10 +276,14 @@ def _tool(dialect: Dialect, state: LoadState, pairing: Pairing, record: dict[str
     if not by_order and (type(call_id) is not str or not call_id):
         state.problem(path + ".tool_call_id", "Expected a non-empty `str`")
         return
-    read = _parts_text(state, record.get("content"), path + ".content")
-    if read is None:
-        return
-    text, parts = read
+    content = record.get("content")
+    if type(content) is str:
+        text, parts = content, None
+    else:
+        read = _parts_text(state, content, path + ".content")
+        if read is None:
+            return
+        text, parts = read
     name = record.get("name")
     if type(name) is not str or not name:
         name = None

@@ -156,17 +156,24 @@ class LoadState:
     def readable(self, records: Iterable[object], prefix: str) -> Iterator[tuple[int, str, object]]:
         """Each record of `records` that may be read (see `json_ok`), with its index and path
         (`prefix[index]`), the state moved to it (`at`)."""
+        trusted = self.trusted
         for index, value in enumerate(records, self.first_record):
-            self.at(index)
+            self.index = index  # `at`, inlined: this runs once a record
             path = f"{prefix}[{index}]"
-            if self.json_ok(value, path):
+            if trusted or self.json_ok(value, path):
                 yield index, path, value
 
     def objects(self, records: Sequence[object], prefix: str, what: str) -> Iterator[tuple[str, dict[str, object]]]:
         """Each readable record that is a JSON object, with its path; any other is a problem
         ("Expected `what`, got ...")."""
-        for _, path, value in self.readable(records, prefix):
-            record = as_object(value)
+        trusted = self.trusted
+        for index, value in enumerate(records, self.first_record):  # `readable`, inlined
+            self.index = index
+            path = f"{prefix}[{index}]"
+            if not trusted and not self.json_ok(value, path):
+                continue
+            # Parsed here, a `dict` is a JSON object: msgspec gives `str` keys only.
+            record = value if trusted and type(value) is dict else as_object(value)
             if record is None:
                 self.problem(path, f"Expected {what}, got `{kind(value)}`")
             else:
@@ -183,16 +190,20 @@ class LoadState:
     def add(self, message: Message, path: str, block_paths: Sequence[str] = (), side: str | None = None) -> None:
         """Append an IR message read from `path` (its blocks from `block_paths`)."""
         index = len(self.messages)
-        for role, text, where, meta in self._pending:
-            self.instructions.append(Instruction(role, text, where, message.id, meta))
-        self._pending = []
+        if self._pending:
+            for role, text, where, meta in self._pending:
+                self.instructions.append(Instruction(role, text, where, message.id, meta))
+            self._pending = []
         self.messages.append(message)
-        self.origins.messages.append((self.index, path))
-        for number, block_path in enumerate(block_paths):
-            self.origins.blocks[(index, number)] = block_path
+        origins = self.origins
+        origins.messages.append((self.index, path))
+        if block_paths:
+            blocks = origins.blocks
+            for number, block_path in enumerate(block_paths):
+                blocks[(index, number)] = block_path
         if side is None:
             side = "assistant" if type(message) is AssistantMessage else "user"
-        self.origins.items.append(Item(self.index, side, index, path))
+        origins.items.append(Item(self.index, side, index, path))
 
     def fold_last(self, into: int, message: AssistantMessage) -> None:
         """Make the last IR message part of message `into`: `message` (which holds both
