@@ -119,9 +119,8 @@ def with_info(state: LoadState, path: str, message: Message, format: str, info: 
     The `meta` of a message read in this load is msgspec's compact text of its object (the
     readers encode it), so when `format`'s key is surely not in it (its quoted name is nowhere
     in the text), the new entry is joined to the text as it is: the bytes decoding, adding the
-    key and encoding again give, without the decode and the second encode of the rest (that was
-    a sixth of a Claude Code log's load). Each part nests no deeper than the limit, so neither
-    does the whole.
+    key and encoding again give, without the decode and the second encode of the rest. Each
+    part nests no deeper than the limit, so neither does the whole.
     """
     meta = bytes(message.meta_json)
     try:
