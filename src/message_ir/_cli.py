@@ -35,7 +35,8 @@ from message_ir._safe_write import FileStamp, WriteFailed, Writer, stamp, write_
 from message_ir._schema import transcript_schema
 from message_ir._untyped import standard_streams
 from message_ir._version import __version__
-from message_ir.adapters import FORMATS, Call, Format, FormatError, LogFile, convert, detect
+from message_ir.adapters import FORMATS, Call, Format, FormatError, LogFile, Note, convert, detect
+from message_ir.adapters._convert_log import write_converted_log
 from message_ir.adapters._load_state import source_index
 from message_ir.adapters._log_file import copy_range, whole
 from message_ir.adapters._log_repair import SegmentFixes, changed, repair_log, write_repaired
@@ -1258,6 +1259,9 @@ def _copy_log(path: str, source: object, stream: BinaryIO) -> None:
 def _convert(arguments: _Arguments) -> int:
     path, target = arguments.path, arguments.target_format
     assert path is not None  # a required argument of `convert`
+    log = _log_to_convert(path, arguments.source_format)
+    if log is not None and _convert_in_segments(path, arguments.output, target, *log):
+        return EXIT_VALID
     data, read_as = _read(path)
     source = _source_format(data, arguments.source_format, jsonl=False)
     if source is None:
@@ -1276,6 +1280,81 @@ def _convert(arguments: _Arguments) -> int:
     written = FORMATS[target].dumps(converted)
     _write(arguments.output, _ended(written), read_as)
     return EXIT_VALID
+
+
+def _log_to_convert(path: str, given: str | None) -> tuple[LogFile, Format, FileStamp] | None:
+    """For a file of a session log read in segments (`Format.segments`): the file (its first
+    `size` bytes, the same in every pass), its format (the one given, else the one `detect`
+    finds in its first lines, as it does in a file of JSON Lines) and its stamp; else `None`."""
+    if path == "-":
+        return None
+    _refuse_compressed(path)
+    try:
+        with open(path, "rb") as stream:
+            status = os.fstat(stream.fileno())
+            name = given
+            if name is None:
+                name = detect(b"".join(stream.readline() for _ in range(_HEAD_LINES)))
+    except OSError as error:
+        raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
+    module = None if name is None else FORMATS[name]
+    if module is None or module.segments is None:
+        return None
+    return LogFile(path, end=status.st_size), module, stamp(status)
+
+
+_HEAD_LINES: Final = 5
+"""The lines `detect` reads a session log's format from (`_detect._LOG_LINES`)."""
+
+
+def _convert_in_segments(
+    path: str, output: str | None, target: str, log: LogFile, module: Format, read_as: FileStamp
+) -> bool:
+    """`convert` of a session log a segment at a time (`write_converted_log`): its output is
+    spooled to a temporary file (beside an output file, else in the temporary directory) and
+    its notes to one per step, and only once every segment is converted are the notes said and
+    the output copied; `False` (nothing said or written) when the log is to be converted whole,
+    which also says what is wrong with a log that is not of its format."""
+    import tempfile  # as `_safe_write` does: only a write needs it
+
+    segments = module.segments
+    assert segments is not None  # see `_log_to_convert`
+    folder = _spool_folder(output)
+    with contextlib.ExitStack() as stack:
+        try:
+            spool = stack.enter_context(tempfile.TemporaryFile(dir=folder))
+            said = [stack.enter_context(tempfile.TemporaryFile()) for _ in range(4)]
+        except OSError as error:
+            raise _Unreadable(f"cannot write a temporary file: {error.strerror or error}") from None
+
+        def note(step: int, found: Note) -> None:
+            index = "-" if found.message_index is None else str(found.message_index)
+            said[step].write(
+                f"{path}:{index}: {found.code} {found.message} (at {found.path})\n".encode("utf-8", "surrogatepass")
+            )
+
+        try:
+            if not write_converted_log(segments(log, None), target, spool.write, note):
+                return False
+        except FormatError:
+            return False  # the whole load says what is wrong, as for any file
+        except OSError as error:
+            if error.filename is None:  # type: ignore[misc]  # typeshed gives `OSError.filename` as `Any`
+                raise _Unreadable(f"cannot write a temporary file: {error.strerror or error}") from None
+            raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
+        spool.write(b"\n")
+        for notes in said:
+            notes.seek(0)
+            for line in notes:
+                _err(line.decode("utf-8", "surrogatepass").removesuffix("\n"))
+
+        def copy(stream: BinaryIO) -> None:
+            spool.seek(0)
+            while block := spool.read(_CHUNK):
+                stream.write(block)
+
+        _write_with(output, copy, read_as)
+    return True
 
 
 def _assemble(arguments: _Arguments) -> int:

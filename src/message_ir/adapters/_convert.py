@@ -49,14 +49,49 @@ def convert(conversation: Conversation | tuple[Message, ...] | list[Message], to
     return Conversation(format=to, messages=tuple(messages), instructions=instructions, notes=tuple(notes))
 
 
-def _structured(messages: list[Message], to: str, notes: list[Note]) -> list[Message]:
+StepNotes = tuple[list[Note], list[Note], list[Note], list[Note]]
+"""The notes of `convert`'s steps that act on a run of messages alone: results placed,
+structured content placed, `meta` and blocks dropped, calls written in another form."""
+
+
+def convert_alone(run: Conversation, to: str, base: int) -> tuple[Conversation, StepNotes] | None:
+    """`convert` of `run`, the messages of a conversation from index `base` on, as `convert`
+    of the whole conversation converts them, and the notes it makes of them by step (the
+    whole's notes are every run's notes of a step, then of the next step); `None` when the run
+    cannot be converted alone.
+
+    `run` must hold every result of its calls and the call of each of its results (a session
+    log's segment does: `_segments`). Then placing results looks at the run alone, and the
+    rest of `convert` looks at one message at a time, but for what makes a run `None`: the
+    target puts assistant messages between messages (Mistral), the run has instructions
+    (placed by the whole conversation's first message), or a call ID is rewritten (the
+    target's rule refuses it, or it has an original from an earlier conversion: new IDs are
+    chosen among all the conversation's). When every run keeps its IDs, so does the whole.
+    """
+    declared = FORMATS[to]
+    if declared.bridge_text or run.instructions:
+        return None
+    for _, _, call in placed_calls(run.messages):
+        if declared.id_rule.problem(call.id) is not None or "original_id" in package_info(call.meta_json):
+            return None
+    steps: StepNotes = ([], [], [], [])
+    messages = _placed_results(list(run.messages), steps[0], base)
+    messages = _structured(messages, to, steps[1], base)
+    messages = [_cleaned(base + index, message, to, steps[2]) for index, message in enumerate(messages)]
+    _call_form_notes(run.format, to, messages, steps[3], base)
+    return Conversation(format=to, messages=tuple(messages)), steps
+
+
+def _structured(messages: list[Message], to: str, notes: list[Note], base: int = 0) -> list[Message]:
     """Each result's MCP `structuredContent` (its `meta` under `mcp`) put where the target
-    holds a structured result, when it does (a note for each)."""
+    holds a structured result, when it does (a note for each; `base`: the index of the first
+    message in the whole conversation)."""
     place = FORMATS[to].structured_result
     if place is None:
         return messages
     output: list[Message] = []
-    for index, original in enumerate(messages):
+    for position, original in enumerate(messages):
+        index = base + position
         message = original
         if type(original) is ToolResultMessage and original.meta_json:
             entries = as_object(decode(original.meta_json)) or {}
@@ -78,8 +113,9 @@ def _structured(messages: list[Message], to: str, notes: list[Note]) -> list[Mes
     return output
 
 
-def _placed_results(messages: list[Message], notes: list[Note]) -> list[Message]:
-    """Each call's results right after the assistant message holding it (the others in order)."""
+def _placed_results(messages: list[Message], notes: list[Note], base: int = 0) -> list[Message]:
+    """Each call's results right after the assistant message holding it (the others in order;
+    `base`: the index of the first message in the whole conversation)."""
     results: dict[str, list[int]] = {}
     for index, message in enumerate(messages):
         if type(message) is ToolResultMessage:
@@ -105,8 +141,8 @@ def _placed_results(messages: list[Message], notes: list[Note]) -> list[Message]
                     notes.append(
                         Note(
                             "MOVED_RESULT",
-                            len(output) - 1,
-                            f"$[{result_index}]",
+                            base + len(output) - 1,
+                            f"$[{base + result_index}]",
                             f"Moved the result for {block.id!r} right after its call",
                         )
                     )
@@ -295,14 +331,16 @@ def _not_an_object(raw: object) -> bool:
     return True
 
 
-def _call_form_notes(source: str, to: str, messages: list[Message], notes: list[Note]) -> None:
+def _call_form_notes(source: str, to: str, messages: list[Message], notes: list[Note], base: int = 0) -> None:
     """A note for each call the target writes in another form: its arguments as JSON text
     where the source had the object (or the other way), its ID left out (the target has
-    none), or an ID the source's `load` made up written as if it were the call's own."""
+    none), or an ID the source's `load` made up written as if it were the call's own
+    (`base`: the index of the first message in the whole conversation)."""
     target = FORMATS[payload_format(to)]
     retyped = source in FORMATS and FORMATS[payload_format(source)].arguments_as_text != target.arguments_as_text
     form = "JSON text" if target.arguments_as_text else "a JSON object"
-    for index, number, block in placed_calls(messages):
+    for position, number, block in placed_calls(messages):
+        index = base + position
         path = f"$[{index}].content[{number}]"
         if retyped:
             text = f"Arguments of {block.name!r} are written as {form} ({source} holds the other form)"
