@@ -36,7 +36,7 @@ from message_ir._schema import transcript_schema
 from message_ir._untyped import standard_streams
 from message_ir._version import __version__
 from message_ir.adapters import FORMATS, Call, Format, FormatError, LogFile, Note, convert, detect
-from message_ir.adapters._convert_log import write_converted_log
+from message_ir.adapters._convert_log import STEPS, write_converted_log
 from message_ir.adapters._load_state import source_index
 from message_ir.adapters._log_file import copy_range, whole
 from message_ir.adapters._log_repair import SegmentFixes, changed, repair_log, write_repaired
@@ -1310,11 +1310,12 @@ _HEAD_LINES: Final = 5
 def _convert_in_segments(
     path: str, output: str | None, target: str, log: LogFile, module: Format, read_as: FileStamp
 ) -> bool:
-    """`convert` of a session log a segment at a time (`write_converted_log`): its output is
-    spooled to a temporary file (beside an output file, else in the temporary directory) and
-    its notes to one per step, and only once every segment is converted are the notes said and
-    the output copied; `False` (nothing said or written) when the log is to be converted whole,
-    which also says what is wrong with a log that is not of its format."""
+    """`convert` of a session log a segment at a time (`write_converted_log`): the records of
+    its messages are spooled to a temporary file (beside an output file, else in the temporary
+    directory) and its notes to one per step, and only once every segment is converted are the
+    notes said and the output written (what goes before the records, the spool, what goes
+    after); `False` (nothing said or written) when the log is to be converted whole, which
+    also says what is wrong with a log that is not of its format."""
     import tempfile  # as `_safe_write` does: only a write needs it
 
     segments = module.segments
@@ -1323,35 +1324,36 @@ def _convert_in_segments(
     with contextlib.ExitStack() as stack:
         try:
             spool = stack.enter_context(tempfile.TemporaryFile(dir=folder))
-            said = [stack.enter_context(tempfile.TemporaryFile()) for _ in range(4)]
+            said = [stack.enter_context(tempfile.TemporaryFile()) for _ in range(STEPS)]
         except OSError as error:
             raise _Unreadable(f"cannot write a temporary file: {error.strerror or error}") from None
 
         def note(step: int, found: Note) -> None:
             index = "-" if found.message_index is None else str(found.message_index)
-            said[step].write(
-                f"{path}:{index}: {found.code} {found.message} (at {found.path})\n".encode("utf-8", "surrogatepass")
-            )
+            text = f"{path}:{index}: {found.code} {found.message} (at {found.path})\n"
+            said[step].write(text.encode("utf-8", "surrogatepass"))
 
         try:
-            if not write_converted_log(segments(log, None), target, spool.write, note):
-                return False
+            around = write_converted_log(segments(log, None), target, spool.write, note)
         except FormatError:
             return False  # the whole load says what is wrong, as for any file
         except OSError as error:
             if error.filename is None:  # type: ignore[misc]  # typeshed gives `OSError.filename` as `Any`
                 raise _Unreadable(f"cannot write a temporary file: {error.strerror or error}") from None
             raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
-        spool.write(b"\n")
+        if around is None:
+            return False
         for notes in said:
             notes.seek(0)
             for line in notes:
                 _err(line.decode("utf-8", "surrogatepass").removesuffix("\n"))
 
         def copy(stream: BinaryIO) -> None:
+            stream.write(around[0])
             spool.seek(0)
             while block := spool.read(_CHUNK):
                 stream.write(block)
+            stream.write(around[1] + b"\n")
 
         _write_with(output, copy, read_as)
     return True

@@ -64,7 +64,7 @@ def convert_alone(run: Conversation, to: str, base: int) -> tuple[Conversation, 
     log's segment does: `_segments`). Then placing results looks at the run alone, and the
     rest of `convert` looks at one message at a time, but for what makes a run `None`: the
     target puts assistant messages between messages (Mistral), the run has instructions
-    (placed by the whole conversation's first message), or a call ID is rewritten (the
+    (placed by the whole conversation: `converted_instructions`), or a call ID is rewritten (the
     target's rule refuses it, or it has an original from an earlier conversion: new IDs are
     chosen among all the conversation's). When every run keeps its IDs, so does the whole.
     """
@@ -357,6 +357,18 @@ def payload_format(name: str) -> str:
     """The format whose `meta` entries and opaque blocks `name` writes back: its own, or for
     a session log, that of the provider messages its lines hold."""
     return FORMATS[name].payload_format
+
+
+def converted_instructions(
+    source: Conversation, to: str, first: Message | None, notes: list[Note]
+) -> tuple[Instruction, ...]:
+    """`convert`'s instructions of a conversation of another format than `to` (its
+    instructions are `source`'s; `first`, its first message once converted): only the first
+    message counts, since instructions from another format stand before it or go to the
+    target's field."""
+    if source.format == to:
+        raise ValueError(f"Expected a conversation of another format than {to!r}")
+    return _instructions(source, to, [] if first is None else [first], notes)
 
 
 def _instructions(source: Conversation, to: str, messages: list[Message], notes: list[Note]) -> tuple[Instruction, ...]:
