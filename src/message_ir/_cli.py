@@ -1292,9 +1292,7 @@ def _log_to_convert(path: str, given: str | None) -> tuple[LogFile, Format, File
     try:
         with open(path, "rb") as stream:
             status = os.fstat(stream.fileno())
-            name = given
-            if name is None:
-                name = detect(b"".join(stream.readline() for _ in range(_HEAD_LINES)))
+            name = given if given is not None else _head_format(stream)
     except OSError as error:
         raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
     module = None if name is None else FORMATS[name]
@@ -1305,6 +1303,22 @@ def _log_to_convert(path: str, given: str | None) -> tuple[LogFile, Format, File
 
 _HEAD_LINES: Final = 5
 """The lines `detect` reads a session log's format from (`_detect._LOG_LINES`)."""
+_HEAD_BYTES: Final = 16 * 1024 * 1024
+"""At most how much of a file `_head_format` reads."""
+
+
+def _head_format(stream: BinaryIO) -> str | None:
+    """The format `detect` finds in a file's first lines, read from its start (at most
+    `_HEAD_BYTES`, else `None`: a file of one long JSON value is read whole, as before)."""
+    head: list[bytes] = []
+    left = _HEAD_BYTES
+    for _ in range(_HEAD_LINES):
+        line = stream.readline(left + 1)
+        left -= len(line)
+        if left < 0:
+            return None
+        head.append(line)
+    return detect(b"".join(head))
 
 
 def _convert_in_segments(

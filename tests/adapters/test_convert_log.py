@@ -239,3 +239,29 @@ def test_instructions_are_placed_alone_only_from_another_format() -> None:
     """Within one format, instructions stand where they stood: every message counts."""
     with pytest.raises(ValueError, match=r"^Expected a conversation of another format than 'pi'$"):
         converted_instructions(Conversation(format="pi", messages=()), "pi", None, [])
+
+
+def test_a_file_whose_first_lines_are_long_is_converted_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The format is told from the first lines within `_HEAD_BYTES`; past that (a file of one
+    long JSON value) the file is read whole, as before, and converted the same."""
+    source = CLAUDE_CODE_LOGS[0]
+    first_lines = b"".join(source.read_bytes().splitlines(keepends=True)[:5])
+    read: list[str] = []
+    whole_read = _cli._read
+
+    def counted(path: str) -> tuple[bytes, object]:
+        read.append(path)
+        return whole_read(path)
+
+    monkeypatch.setattr(_cli, "_read", counted)
+    out = tmp_path / "out.json"
+    monkeypatch.setattr(_cli, "_HEAD_BYTES", len(first_lines))
+    assert run_cli("convert", "--to", "anthropic", str(source), "-o", str(out))[0] == 0
+    assert read == []  # the first lines fit: in segments
+    monkeypatch.setattr(_cli, "_HEAD_BYTES", len(first_lines) - 1)
+    assert run_cli("convert", "--to", "anthropic", str(source), "-o", str(out))[0] == 0
+    assert read == [str(source)]
+    assert (
+        out.read_bytes()
+        == FORMATS["anthropic"].dumps(convert(claude_code.load(source.read_bytes()), to="anthropic")) + b"\n"
+    )
