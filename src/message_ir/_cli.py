@@ -1122,7 +1122,24 @@ def _repair_left(
 
 def _segmented_log(path: str, given: str | None, jsonl: bool) -> tuple[LogFile, Format, FileStamp] | None:
     """For a session log read in segments (`Format.segments`) with no lone surrogate escape
-    (which `repair` replaces in the whole file first): the file, to be read in passes and
+    (which `repair` replaces in the whole file first): see `_log_file`; its format is the one
+    given, else for JSON Lines the one found in its first lines."""
+
+    def named(stream: BinaryIO) -> str | None:
+        name = given
+        if name is None and jsonl:
+            name = _log_format(b"".join(stream.readlines(BATCH_BYTES)))
+        module = None if name is None else FORMATS[name]
+        if module is None or module.segments is None or _has_lone_surrogates(stream):
+            return None
+        return name
+
+    return _log_file(path, named)
+
+
+def _log_file(path: str, named: Callable[[BinaryIO], str | None]) -> tuple[LogFile, Format, FileStamp] | None:
+    """For a file (not standard input) that `named` (given the file open at its start) finds
+    a session log read in segments (`Format.segments`) of: the file, to be read in passes and
     never whole (its first `size` bytes, the same in every pass), its format and its stamp;
     else `None`."""
     if path == "-":
@@ -1131,13 +1148,12 @@ def _segmented_log(path: str, given: str | None, jsonl: bool) -> tuple[LogFile, 
     try:
         with open(path, "rb") as stream:
             status = os.fstat(stream.fileno())
-            if given is None and jsonl:
-                given = _log_format(b"".join(stream.readlines(BATCH_BYTES)))
-            module = None if given is None else FORMATS[given]
-            if module is None or module.segments is None or _has_lone_surrogates(stream):
-                return None
+            name = named(stream)
     except OSError as error:
         raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
+    module = None if name is None else FORMATS[name]
+    if module is None or module.segments is None:
+        return None
     return LogFile(path, end=status.st_size), module, stamp(status)
 
 
@@ -1283,22 +1299,9 @@ def _convert(arguments: _Arguments) -> int:
 
 
 def _log_to_convert(path: str, given: str | None) -> tuple[LogFile, Format, FileStamp] | None:
-    """For a file of a session log read in segments (`Format.segments`): the file (its first
-    `size` bytes, the same in every pass), its format (the one given, else the one `detect`
-    finds in its first lines, as it does in a file of JSON Lines) and its stamp; else `None`."""
-    if path == "-":
-        return None
-    _refuse_compressed(path)
-    try:
-        with open(path, "rb") as stream:
-            status = os.fstat(stream.fileno())
-            name = given if given is not None else _head_format(stream)
-    except OSError as error:
-        raise _Unreadable(f"cannot read {path}: {error.strerror or error}") from None
-    module = None if name is None else FORMATS[name]
-    if module is None or module.segments is None:
-        return None
-    return LogFile(path, end=status.st_size), module, stamp(status)
+    """For a session log read in segments: see `_log_file`; its format is the one given, else
+    the one `detect` finds in its first lines (`_head_format`)."""
+    return _log_file(path, lambda stream: given if given is not None else _head_format(stream))
 
 
 _HEAD_LINES: Final = 5

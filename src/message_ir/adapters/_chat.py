@@ -100,11 +100,13 @@ def read(dialect: Dialect, source: object, avoid: frozenset[str], trusted: bool)
     return state
 
 
-def _parts_text(state: LoadState, content: object, path: str) -> tuple[str, list[object] | None] | None:
-    """The text of a `content` (a `str`, or a list of parts) and the parts; `None` after a problem."""
+def _content_text(state: LoadState, record: dict[str, object], path: str) -> tuple[str, list[object] | None] | None:
+    """The text of a record's `content` (a `str`, or a list of parts) and the parts; `None`
+    after a problem (`path`: the record's)."""
+    content = record.get("content")
     if type(content) is str:
         return content, None
-    found = _load_state.part_texts(state, content, path, ("text",))
+    found = _load_state.part_texts(state, content, path + ".content", ("text",))
     if found is None:
         return None
     texts, parts = found
@@ -119,14 +121,10 @@ def parts_text(parts: list[object]) -> str:
 def _read_text(state: LoadState, record: dict[str, object], path: str) -> tuple[str, _records.Info] | None:
     """The text of a `system`, `developer` or `user` record and what its format keeps (its
     parts, its other keys); `None` after a problem."""
-    content = record.get("content")
-    if type(content) is str:
-        text, parts = content, None
-    else:
-        read = _parts_text(state, content, path + ".content")
-        if read is None:
-            return None
-        text, parts = read
+    read = _content_text(state, record, path)
+    if read is None:
+        return None
+    text, parts = read
     info = _records.split_record(record, ("role", "content"), _USER_KEYS)
     if parts is not None:
         info["content"] = parts
@@ -276,14 +274,10 @@ def _tool(dialect: Dialect, state: LoadState, pairing: Pairing, record: dict[str
     if not by_order and (type(call_id) is not str or not call_id):
         state.problem(path + ".tool_call_id", "Expected a non-empty `str`")
         return
-    content = record.get("content")
-    if type(content) is str:
-        text, parts = content, None
-    else:
-        read = _parts_text(state, content, path + ".content")
-        if read is None:
-            return
-        text, parts = read
+    read = _content_text(state, record, path)
+    if read is None:
+        return
+    text, parts = read
     name = record.get("name")
     if type(name) is not str or not name:
         name = None
