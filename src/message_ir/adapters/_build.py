@@ -31,10 +31,42 @@ def object_raw(value: object, text: bytes | None = None) -> msgspec.Raw:
     """
     if text is None:
         text = encode(value)
-    # Each level takes two characters at least, so short text is surely shallow enough.
-    if len(text) > 2 * MAX_DEPTH and text.count(b"{") + text.count(b"[") > MAX_DEPTH and not is_json_value(value):
+    # Each level takes two characters at least, so short text is surely shallow enough; a
+    # long one usually holds few containers (its strings hold most of its brackets), which
+    # are fewer to look at than its bytes are to count.
+    size = len(text)
+    if (
+        size > 2 * MAX_DEPTH
+        and not (size > _LONG and _few_levels(value))
+        and text.count(b"{") + text.count(b"[") > MAX_DEPTH
+        and not is_json_value(value)
+    ):
         raise ConstructionError("load", "$", f"Nesting deeper than {MAX_DEPTH} levels")
     return msgspec.Raw(text)
+
+
+_LONG: Final = 1024
+"""From how many bytes of text `_few_levels` is asked before the brackets are counted."""
+_VISITS: Final = 16
+"""How many containers `_few_levels` looks at before it leaves the question to a count: a
+value holding no more below it nests at most `_VISITS + 1` levels, fewer than `MAX_DEPTH`."""
+
+
+def _few_levels(value: object) -> bool:
+    """Whether `value` holds at most `_VISITS` containers below it (so nests few levels), told
+    without reading its strings; `False` when it holds more."""
+    stack: list[object] = [value]
+    visits = _VISITS
+    while stack:
+        container = stack.pop()
+        children = container.values() if type(container) is dict else container if type(container) is list else ()
+        for child in children:
+            if type(child) is dict or type(child) is list:
+                visits -= 1
+                if visits < 0:
+                    return False
+                stack.append(child)
+    return True
 
 
 def meta_raw(format: str, info: Info) -> msgspec.Raw:
