@@ -7,6 +7,7 @@ converted whole; and the command line converts a log so without reading it whole
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -265,3 +266,20 @@ def test_a_file_whose_first_lines_are_long_is_converted_whole(tmp_path: Path, mo
         out.read_bytes()
         == FORMATS["anthropic"].dumps(convert(claude_code.load(source.read_bytes()), to="anthropic")) + b"\n"
     )
+
+
+def test_a_target_that_converts_nothing_alone_is_known_before_the_log_is_read() -> None:
+    """Mistral and the session logs: no first pass over the log is spent before it is read whole."""
+
+    def unread() -> Iterator[Segment]:
+        read.append(True)
+        yield from ()
+
+    read: list[bool] = []
+
+    for name, declared in FORMATS.items():
+        if name == "mistral" or declared.json_lines or declared.payload:
+            assert write_converted_log(unread(), name, lambda _: None, lambda _, __: None) is None, name
+    assert read == []
+    assert write_converted_log(unread(), "anthropic", lambda _: None, lambda _, __: None) == (b'{"messages":[', b"]}")
+    assert read == [True]  # not a test that cannot fail: a log is read when it may be converted so

@@ -54,6 +54,12 @@ StepNotes = tuple[list[Note], list[Note], list[Note], list[Note]]
 structured content placed, `meta` and blocks dropped, calls written in another form."""
 
 
+def converts_runs_alone(to: str) -> bool:
+    """Whether `convert` into `to` may convert a run of messages alone (`convert_alone`): not
+    when it puts assistant messages between messages (Mistral's `bridge_text`)."""
+    return not FORMATS[to].bridge_text
+
+
 def convert_alone(run: Conversation, to: str, base: int) -> tuple[Conversation, StepNotes] | None:
     """`convert` of `run`, the messages of a conversation from index `base` on, as `convert`
     of the whole conversation converts them, and the notes it makes of them by step (the
@@ -68,11 +74,10 @@ def convert_alone(run: Conversation, to: str, base: int) -> tuple[Conversation, 
     target's rule refuses it, or it has an original from an earlier conversion: new IDs are
     chosen among all the conversation's). When every run keeps its IDs, so does the whole.
     """
-    declared = FORMATS[to]
-    if declared.bridge_text or run.instructions:
+    if not converts_runs_alone(to) or run.instructions:
         return None
     for _, _, call in placed_calls(run.messages):
-        if declared.id_rule.problem(call.id) is not None or "original_id" in package_info(call.meta_json):
+        if FORMATS[to].id_rule.problem(call.id) is not None or "original_id" in package_info(call.meta_json):
             return None
     steps: StepNotes = ([], [], [], [])
     messages = _placed_results(list(run.messages), steps[0], base)

@@ -24,7 +24,7 @@ from typing import Final
 
 from message_ir import Message
 from message_ir.adapters._conversation import Conversation, Instruction, Note
-from message_ir.adapters._convert import convert_alone, converted_instructions
+from message_ir.adapters._convert import convert_alone, converted_instructions, converts_runs_alone
 from message_ir.adapters._json import as_array, as_object, encode
 from message_ir.adapters._registry import FORMATS
 from message_ir.adapters._segments import Segment
@@ -45,7 +45,7 @@ def write_converted_log(
     `STEPS - 1`). `None` when the log is to be converted whole (see the module docstring):
     what was written then is not the output. Raises as iterating `segments` raises."""
     declared = FORMATS[to]
-    if declared.json_lines or declared.payload:  # a session log
+    if declared.json_lines or declared.payload or not converts_runs_alone(to):  # before the log is read
         return None
     empty = declared.dump(Conversation(format=to, messages=()))
     frame = _frame(empty)
