@@ -63,7 +63,7 @@ def write_converted_log(
             instructions.extend(run.instructions)
             run = run.replace(instructions=())
         done = convert_alone(run, to, segment.first_message)
-        if done is None or source == to:
+        if done is None:
             return None
         converted, steps = done
         records = _records(declared.dump(converted), empty, key)

@@ -167,11 +167,7 @@ class LoadState:
         """Each readable record that is a JSON object, with its path; any other is a problem
         ("Expected `what`, got ...")."""
         trusted = self.trusted
-        for index, value in enumerate(records, self.first_record):  # `readable`, inlined
-            self.index = index
-            path = f"{prefix}[{index}]"
-            if not trusted and not self.json_ok(value, path):
-                continue
+        for _, path, value in self.readable(records, prefix):
             # Parsed here, a `dict` is a JSON object: msgspec gives `str` keys only.
             record = value if trusted and type(value) is dict else as_object(value)
             if record is None:
