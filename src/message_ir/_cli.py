@@ -1341,6 +1341,10 @@ def _convert_in_segments(
     with contextlib.ExitStack() as stack:
         try:
             spool = stack.enter_context(tempfile.TemporaryFile(dir=folder))
+        except OSError as error:
+            where = "a temporary file" if folder is None else output  # as `_write_repaired_log` says it
+            raise _Unreadable(f"cannot write {where}: {error.strerror or error}") from None
+        try:
             said = [stack.enter_context(tempfile.TemporaryFile()) for _ in range(STEPS)]
         except OSError as error:
             raise _Unreadable(f"cannot write a temporary file: {error.strerror or error}") from None
