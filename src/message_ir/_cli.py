@@ -1354,8 +1354,13 @@ def _convert_in_segments(
             text = f"{path}:{index}: {found.code} {found.message} (at {found.path})\n"
             said[step].write(text.encode("utf-8", "surrogatepass"))
 
+        def restart() -> None:  # a call ID must change: written again once the log's IDs are known
+            for written in (spool, *said):
+                written.seek(0)
+                written.truncate()
+
         try:
-            around = write_converted_log(segments(log, None), target, spool.write, note)
+            around = write_converted_log(lambda: segments(log, None), target, spool.write, note, restart)
         except FormatError:
             return False  # the whole load says what is wrong, as for any file
         except OSError as error:

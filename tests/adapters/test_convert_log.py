@@ -30,7 +30,7 @@ from message_ir.adapters import (
     convert,
     pi,
 )
-from message_ir.adapters._convert import convert_alone, converted_instructions
+from message_ir.adapters._convert import CallIds, Runs, convert_alone, converted_instructions
 from message_ir.adapters._convert_log import STEPS, write_converted_log
 from message_ir.adapters._records import package_info
 from tests.adapters.test_segments import (
@@ -53,15 +53,50 @@ def segments_of(module: ModuleType, data: bytes, size: int) -> list[Segment]:
     )
 
 
-def in_segments(segments: list[Segment], to: str) -> tuple[bytes, tuple[Note, ...]] | None:
-    """What `write_converted_log` writes and the notes in `convert`'s order; `None` when it
-    says the log is to be converted whole."""
-    written = io.BytesIO()
-    steps: list[list[Note]] = [[] for _ in range(STEPS)]
-    around = write_converted_log(segments, to, written.write, lambda step, note: steps[step].append(note))
+class Written:
+    """What `write_converted_log` writes and notes, thrown away on `restart`."""
+
+    def __init__(self) -> None:
+        self.data = io.BytesIO()
+        self.steps: list[list[Note]] = [[] for _ in range(STEPS)]
+        self.restarts = 0
+        self.passes = 0
+
+    def segments(self, segments: list[Segment]) -> Iterator[Segment]:
+        self.passes += 1
+        yield from segments
+
+    def write(self, data: bytes) -> None:
+        self.data.write(data)
+
+    def note(self, step: int, note: Note) -> None:
+        self.steps[step].append(note)
+
+    def restart(self) -> None:
+        self.data = io.BytesIO()
+        self.steps = [[] for _ in range(STEPS)]
+        self.restarts += 1
+
+
+def written_in_segments(segments: list[Segment], to: str) -> tuple[tuple[bytes, tuple[Note, ...]] | None, Written]:
+    """What `write_converted_log` writes and the notes in `convert`'s order (`None` when it
+    says the log is to be converted whole), and how it went."""
+    written = Written()
+    around = write_converted_log(
+        lambda: written.segments(segments),
+        to,
+        written.write,
+        written.note,
+        written.restart,
+    )
     if around is None:
-        return None
-    return around[0] + written.getvalue() + around[1], tuple(note for step in steps for note in step)
+        return None, written
+    notes = tuple(note for step in written.steps for note in step)
+    return (around[0] + written.data.getvalue() + around[1], notes), written
+
+
+def in_segments(segments: list[Segment], to: str) -> tuple[bytes, tuple[Note, ...]] | None:
+    return written_in_segments(segments, to)[0]
 
 
 def assert_same_conversion(module: ModuleType, data: bytes, size: int) -> int:
@@ -92,11 +127,11 @@ def test_every_real_log_converts_the_same_in_segments(path: Path) -> None:
         assert_same_conversion(module_of(path), data, size)
 
 
-def alone(segments: list[Segment], to: str) -> bool:
-    """Whether every segment may be converted alone into `to` as `convert_alone` says: not into
-    Mistral, and no call ID the target's rule refuses or that keeps an original."""
+def keeps_ids(segments: list[Segment], to: str) -> bool:
+    """Whether every call ID of the log keeps itself in `to`: the target's rule takes it, and
+    it keeps no original of an earlier conversion."""
     rule = FORMATS[to].id_rule
-    return to != "mistral" and all(
+    return all(
         rule.problem(call.id) is None and "original_id" not in package_info(call.meta_json)
         for segment in segments
         for message in segment.conversation.messages
@@ -106,10 +141,12 @@ def alone(segments: list[Segment], to: str) -> bool:
     )
 
 
-def test_the_real_logs_convert_in_segments_whenever_their_ids_fit() -> None:
-    """Not a test that cannot fail: a real log is converted in segments into every target but
-    Mistral, unless one of its IDs must change (none of today's real logs has such an ID)."""
-    several = 0
+def test_every_real_log_converts_in_segments_into_every_target() -> None:
+    """Not a test that cannot fail: every real log is converted in segments, those whose call
+    IDs change in a first pass gathering the IDs (before anything is written for Mistral,
+    which puts messages between messages; after one restart for the others), and the rest in
+    one pass."""
+    several = gathered = 0
     for path in CLAUDE_CODE_LOGS + PI_LOGS + CODEX_LOGS:
         module = module_of(path)
         try:
@@ -118,10 +155,17 @@ def test_the_real_logs_convert_in_segments_whenever_their_ids_fit() -> None:
             continue  # a broken log of `broken/`
         segments = segments_of(module, path.read_bytes(), 1)
         several += len(segments) > 1
-        taken = {to for to in TARGETS if in_segments(segments, to) is not None}
-        assert taken == {to for to in TARGETS if alone(segments, to)}, path.name
-        assert taken, path.name
+        for to in TARGETS:
+            found, written = written_in_segments(segments, to)
+            assert found is not None, (path.name, to)
+            kept = keeps_ids(segments, to)
+            if to == "mistral":
+                assert (written.passes, written.restarts) == (2, 0), (path.name, to)
+            else:
+                assert (written.passes, written.restarts) == ((1, 0) if kept else (3, 1)), (path.name, to)
+            gathered += not kept
     assert several >= 2
+    assert gathered  # Mistral's IDs are nine letters and digits: not a test that cannot fail
 
 
 def test_a_codex_log_with_instructions_converts_in_segments() -> None:
@@ -135,9 +179,7 @@ def test_a_codex_log_with_instructions_converts_in_segments() -> None:
             continue
         later += any(segment.conversation.instructions for segment in segments[1:])
         for to in ("anthropic", "openai_chat"):  # a field for them, and records before the messages
-            converted = in_segments(segments, to) is not None
-            assert converted == alone(segments, to), (path.name, to)
-            taken += converted
+            taken += in_segments(segments, to) is not None
     assert later >= 1
     assert taken >= 2
 
@@ -161,20 +203,52 @@ def call_and_result(call_id: str) -> Conversation:
     )
 
 
-def test_a_run_whose_call_id_the_target_rewrites_is_not_converted_alone() -> None:
-    """New IDs are chosen among all the conversation's: not from a run alone."""
-    assert convert_alone(call_and_result("call_1"), "anthropic", 4) is not None
-    assert convert_alone(call_and_result("call.1"), "anthropic", 4) is None  # Anthropic refuses the dot
-    assert convert_alone(call_and_result("call_1"), "mistral", 4) is None  # Mistral bridges
+def test_a_run_whose_call_id_the_target_rewrites_is_converted_alone_once_the_ids_are_known() -> None:
+    """New IDs (of calls, and of the messages Mistral puts between messages) are chosen among
+    all the conversation's: not from a run alone."""
+    assert convert_alone(call_and_result("call_1"), "anthropic", 4, Runs()) is not None
+    assert convert_alone(call_and_result("call.1"), "anthropic", 4, Runs()) is None  # Anthropic refuses the dot
+    assert convert_alone(call_and_result("call_1"), "mistral", 4, Runs()) is None  # Mistral bridges
     with_instructions = call_and_result("call_1").replace(
         instructions=[Instruction("system", "Be brief.", "$[0]", "m0")]
     )
-    assert convert_alone(with_instructions, "anthropic", 4) is None
+    assert convert_alone(with_instructions, "anthropic", 4, Runs()) is None
+    for to in ("anthropic", "mistral"):
+        run = call_and_result("call.1")
+        ids = CallIds()
+        ids.add(run.messages)
+        done = convert_alone(run, to, 0, ids.runs(to))
+        assert done is not None
+        whole = convert(run, to=to)
+        assert done[0].messages == whole.messages
+        assert tuple(note for step in done[1] for note in step) == whole.notes
+        assert whole.notes[0].code == "REWROTE_CALL_ID"  # not a test that cannot fail
+
+
+def test_a_bridge_between_runs_is_put_as_the_whole_puts_it() -> None:
+    """A user message opening a run, after a run ending in a tool result: Mistral's message
+    between them is put in the later run, with the ID and the index the whole gives it."""
+    first = call_and_result("call1")
+    second = Conversation(
+        format="pi",
+        messages=(ir.user_message(id="m1_bridge", content="next"), ir.user_message(id="m3", content="again")),
+    )
+    whole = convert(Conversation(format="pi", messages=first.messages + second.messages), to="mistral")
+    ids = CallIds()
+    ids.add(first.messages)
+    ids.add(second.messages)
+    runs = ids.runs("mistral")
+    one, two = convert_alone(first, "mistral", 0, runs), convert_alone(second, "mistral", 2, runs)
+    assert one is not None
+    assert two is not None
+    assert one[0].messages + two[0].messages == whole.messages
+    assert [note for step in range(6) for each in (one, two) for note in each[1][step]] == list(whole.notes)
+    assert whole.messages[2].id == "m1_bridge_"  # the ID a message of the log has is not taken again
 
 
 def test_notes_of_a_run_count_from_its_first_message() -> None:
     run = call_and_result("call_1")
-    done = convert_alone(run, "openai_chat", 7)
+    done = convert_alone(run, "openai_chat", 7, Runs())
     assert done is not None
     converted, steps = done
     whole = convert(run, to="openai_chat")
@@ -203,6 +277,15 @@ def run_cli(*argv: str) -> tuple[int, str, str]:
     return status, written.getvalue().decode(), stderr.getvalue()
 
 
+def said_of(source: Path, converted: Conversation) -> str:
+    """What the command line says of `convert`'s notes on `source`."""
+    return "".join(
+        f"{source}:{'-' if note.message_index is None else note.message_index}: {note.code} {note.message} "
+        f"(at {note.path})\n"
+        for note in converted.notes
+    )
+
+
 def never_read_whole(path: str) -> tuple[bytes, object]:
     raise AssertionError(f"{path} was read whole")
 
@@ -225,11 +308,7 @@ def test_the_command_line_converts_a_log_in_segments_as_it_converted_it_whole(
     written where the target puts them.)"""
     source = CLAUDE_CODE_LOGS[0] if kind == "claude_code" else with_instructions_in_a_later_segment()
     converted = convert(module_of(source).load(source.read_bytes()), to=to)
-    said = "".join(
-        f"{source}:{'-' if note.message_index is None else note.message_index}: {note.code} {note.message} "
-        f"(at {note.path})\n"
-        for note in converted.notes
-    )
+    said = said_of(source, converted)
     monkeypatch.setattr(_cli, "_read", never_read_whole)
     out = tmp_path / "out.json"
     assert run_cli("convert", "--to", to.replace("_", "-"), str(source), "-o", str(out)) == (0, "", said)
@@ -240,20 +319,51 @@ def test_the_command_line_converts_a_log_in_segments_as_it_converted_it_whole(
 
 
 def test_the_command_line_converts_whole_what_it_cannot_convert_in_segments(tmp_path: Path) -> None:
-    """A log converted whole (Mistral as the target) and a log that is not of its format say
-    what they said before."""
+    """A log converted whole (a session log as the target) and a log that is not of its
+    format say what they said before."""
     source = CLAUDE_CODE_LOGS[0]
-    out = tmp_path / "out.json"
-    assert run_cli("convert", "--to", "mistral", str(source), "-o", str(out))[0] == 0
-    assert (
-        out.read_bytes()
-        == FORMATS["mistral"].dumps(convert(claude_code.load(source.read_bytes()), to="mistral")) + b"\n"
-    )
+    out = tmp_path / "out.jsonl"
+    assert run_cli("convert", "--to", "pi", str(source), "-o", str(out))[0] == 0
+    assert out.read_bytes() == FORMATS["pi"].dumps(convert(claude_code.load(source.read_bytes()), to="pi"))
     broken = tmp_path / "broken.jsonl"
     broken.write_bytes(source.read_bytes() + b"{not json\n")
     status, _, err = run_cli("convert", "--from", "claude-code", "--to", "anthropic", str(broken))
     assert status == 1
     assert err.splitlines()[-1] == f"message-ir: {broken}: not converted: not claude-code data"
+
+
+def with_a_refused_call_id(path: Path) -> bytes:
+    """A log whose last call ID (in its call and its results) holds a dot, which Anthropic
+    refuses."""
+    segments = segments_of(module_of(path), path.read_bytes(), 10**9)
+    call_id = [
+        call.id
+        for segment in segments
+        for message in segment.conversation.messages
+        if type(message) is ir.AssistantMessage
+        for call in message.content
+        if type(call) is ir.ToolCall
+    ][-1]
+    return path.read_bytes().replace(f'"{call_id}"'.encode(), f'"{call_id}.x"'.encode())
+
+
+@pytest.mark.parametrize("to", ["anthropic", "mistral"])
+def test_the_command_line_converts_a_log_whose_ids_change_in_segments(
+    tmp_path: Path, to: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Mistral's nine-character IDs, and a call ID with a dot for Anthropic (met after the
+    first segments' records and notes are spooled: written again): the log is never read whole,
+    and the output and notes are the whole conversion's."""
+    monkeypatch.setattr(_segments, "SEGMENT_BYTES", 2_000)
+    source = tmp_path / "session.jsonl"
+    source.write_bytes(with_a_refused_call_id(CLAUDE_CODE_LOGS[0]))
+    converted = convert(claude_code.load(source.read_bytes()), to=to)
+    assert any(note.code == "REWROTE_CALL_ID" for note in converted.notes)  # not a test that cannot fail
+    said = said_of(source, converted)
+    monkeypatch.setattr(_cli, "_read", never_read_whole)
+    out = tmp_path / "out.json"
+    assert run_cli("convert", "--to", to, str(source), "-o", str(out)) == (0, "", said)
+    assert out.read_bytes() == FORMATS[to].dumps(converted) + b"\n"
 
 
 def test_instructions_are_placed_alone_only_from_another_format() -> None:
@@ -289,7 +399,7 @@ def test_a_file_whose_first_lines_are_long_is_converted_whole(tmp_path: Path, mo
 
 
 def test_a_target_that_converts_nothing_alone_is_known_before_the_log_is_read() -> None:
-    """Mistral and the session logs: no first pass over the log is spent before it is read whole."""
+    """The session logs: no first pass over the log is spent before it is read whole."""
 
     def unread() -> Iterator[Segment]:
         read.append(True)
@@ -298,17 +408,18 @@ def test_a_target_that_converts_nothing_alone_is_known_before_the_log_is_read() 
     read: list[bool] = []
 
     for name, declared in FORMATS.items():
-        if name == "mistral" or declared.json_lines or declared.payload:
-            assert write_converted_log(unread(), name, lambda _: None, lambda _, __: None) is None, name
+        if declared.json_lines or declared.payload:
+            assert write_converted_log(unread, name, lambda _: None, lambda _, __: None, lambda: None) is None, name
     assert read == []
-    assert write_converted_log(unread(), "anthropic", lambda _: None, lambda _, __: None) == (b'{"messages":[', b"]}")
+    empty = write_converted_log(unread, "anthropic", lambda _: None, lambda _, __: None, lambda: None)
+    assert empty == (b'{"messages":[', b"]}")
     assert read == [True]  # not a test that cannot fail: a log is read when it may be converted so
 
 
 def test_a_log_converted_in_segments_to_a_folder_not_there_says_so_as_before(tmp_path: Path) -> None:
     """The spool goes beside the output: a missing folder is said as the whole write says it."""
     out = tmp_path / "missing" / "out.json"
-    for to in ("anthropic", "mistral"):  # in segments, and whole
+    for to in ("anthropic", "pi"):  # in segments, and whole
         status, _, err = run_cli("convert", "--to", to, str(CLAUDE_CODE_LOGS[0]), "-o", str(out))
         assert (status, err.splitlines()[-1]) == (
             2,

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Final
+
 import msgspec
 
 from message_ir import (
@@ -40,8 +43,11 @@ def convert(conversation: Conversation | tuple[Message, ...] | list[Message], to
     source = as_conversation(conversation)
     notes: list[Note] = []
     messages = _placed_results(list(source.messages), notes)
-    messages = _bridged(messages, FORMATS[to].bridge_text, notes)
-    messages = _rewritten_ids(messages, to, notes)
+    ids = CallIds()
+    ids.add(messages)
+    whole = ids.runs(to)
+    messages = _bridged(messages, FORMATS[to].bridge_text, notes, whole)
+    messages = _rewritten_ids(messages, to, notes, whole)
     messages = _structured(messages, to, notes)
     messages = [_cleaned(index, message, to, notes) for index, message in enumerate(messages)]
     _call_form_notes(source.format, to, messages, notes)
@@ -49,41 +55,102 @@ def convert(conversation: Conversation | tuple[Message, ...] | list[Message], to
     return Conversation(format=to, messages=tuple(messages), instructions=instructions, notes=tuple(notes))
 
 
-StepNotes = tuple[list[Note], list[Note], list[Note], list[Note]]
+StepNotes = tuple[list[Note], list[Note], list[Note], list[Note], list[Note], list[Note]]
 """The notes of `convert`'s steps that act on a run of messages alone: results placed,
-structured content placed, `meta` and blocks dropped, calls written in another form."""
+assistant messages put between messages, call IDs rewritten, structured content placed,
+`meta` and blocks dropped, calls written in another form."""
 
 
-def converts_runs_alone(to: str) -> bool:
-    """Whether `convert` into `to` may convert a run of messages alone (`convert_alone`): not
-    when it puts assistant messages between messages (Mistral's `bridge_text`)."""
-    return not FORMATS[to].bridge_text
+class Runs:
+    """What converting the runs of a conversation one at a time (`convert_alone`) needs to
+    know of the whole conversation, and carries from one run to the next.
+
+    Known of the whole (`CallIds.runs`), or not (`Runs()`: then a run is converted alone
+    only when it keeps its call IDs and the target puts no messages between messages): the
+    new ID of each call ID that changes, the originals of call IDs from an earlier
+    conversion, and the message IDs a new message's ID may meet (those holding `_bridge`).
+    Carried: the messages put between messages so far, and the last message placed."""
+
+    def __init__(
+        self,
+        new_ids: dict[str, str] | None = None,
+        preferred: dict[str, str] | None = None,
+        bridge_ids: set[str] | None = None,
+    ) -> None:
+        self.known = new_ids is not None
+        self.new_ids: dict[str, str] = {} if new_ids is None else new_ids
+        self.preferred: dict[str, str] = {} if preferred is None else preferred
+        self.bridge_ids: set[str] = set() if bridge_ids is None else bridge_ids
+        self.bridges = 0
+        self.last: Message | None = None
 
 
-def convert_alone(run: Conversation, to: str, base: int) -> tuple[Conversation, StepNotes] | None:
+class CallIds:
+    """The call IDs of a conversation in order, with the originals some keep (from an earlier
+    conversion), and the message IDs holding `_bridge`, gathered a run of messages at a time."""
+
+    def __init__(self) -> None:
+        self.order: dict[str, None] = {}
+        self.preferred: dict[str, str] = {}
+        self.bridge_ids: set[str] = set()
+
+    def add(self, messages: Sequence[Message]) -> None:
+        """Gather the IDs of the next run of messages."""
+        for message in messages:
+            if _BRIDGE in message.id:
+                self.bridge_ids.add(message.id)
+            if type(message) is AssistantMessage:
+                for block in message.content:
+                    if type(block) is ToolCall:
+                        self.order[block.id] = None
+                        original = package_info(block.meta_json).get("original_id")
+                        if type(original) is str:
+                            self.preferred[block.id] = original
+
+    def runs(self, to: str) -> Runs:
+        """What converting into `to` needs to know of the whole conversation (see `Runs`)."""
+        new_ids = rewrite_ids(self.order, FORMATS[to].id_rule, self.preferred)
+        changed = {call_id: new_id for call_id, new_id in new_ids.items() if new_id != call_id}
+        return Runs(changed, self.preferred, self.bridge_ids)
+
+
+_BRIDGE: Final = "_bridge"
+"""What the ID of every message `_bridged` puts holds."""
+
+
+def convert_alone(run: Conversation, to: str, base: int, runs: Runs) -> tuple[Conversation, StepNotes] | None:
     """`convert` of `run`, the messages of a conversation from index `base` on, as `convert`
     of the whole conversation converts them, and the notes it makes of them by step (the
     whole's notes are every run's notes of a step, then of the next step); `None` when the run
-    cannot be converted alone.
+    cannot be converted alone. `runs` is what is known of the whole conversation and carried
+    from the run before (see `Runs`): the runs are converted in order, each once.
 
     `run` must hold every result of its calls and the call of each of its results (a session
     log's segment does: `_segments`). Then placing results looks at the run alone, and the
-    rest of `convert` looks at one message at a time, but for what makes a run `None`: the
-    target puts assistant messages between messages (Mistral), the run has instructions
-    (placed by the whole conversation: `converted_instructions`), or a call ID is rewritten (the
-    target's rule refuses it, or it has an original from an earlier conversion: new IDs are
-    chosen among all the conversation's). When every run keeps its IDs, so does the whole.
+    rest of `convert` looks at one message at a time (and at the message before, to put one
+    between them), but for what makes a run `None`: it has instructions (placed by the whole
+    conversation: `converted_instructions`), or the whole conversation is not known (`runs`)
+    and a call ID is rewritten (the target's rule refuses it, or it has an original from an
+    earlier conversion: new IDs are chosen among all the conversation's), or the target puts
+    messages between messages (Mistral: their IDs are chosen among all the conversation's).
     """
-    if not converts_runs_alone(to) or run.instructions:
+    if run.instructions:
         return None
-    for _, _, call in placed_calls(run.messages):
-        if FORMATS[to].id_rule.problem(call.id) is not None or "original_id" in package_info(call.meta_json):
+    if not runs.known:
+        if FORMATS[to].bridge_text:
             return None
-    steps: StepNotes = ([], [], [], [])
-    messages = _placed_results(list(run.messages), steps[0], base)
-    messages = _structured(messages, to, steps[1], base)
-    messages = [_cleaned(base + index, message, to, steps[2]) for index, message in enumerate(messages)]
-    _call_form_notes(run.format, to, messages, steps[3], base)
+        for _, _, call in placed_calls(run.messages):
+            if FORMATS[to].id_rule.problem(call.id) is not None or "original_id" in package_info(call.meta_json):
+                return None
+    steps: StepNotes = ([], [], [], [], [], [])
+    placed = _placed_results(list(run.messages), steps[0], base)
+    at = base + runs.bridges  # the index of the run's first message once messages are put between
+    messages = _bridged(placed, FORMATS[to].bridge_text, steps[1], runs, at)
+    runs.bridges += len(messages) - len(placed)
+    messages = _rewritten_ids(messages, to, steps[2], runs, at)
+    messages = _structured(messages, to, steps[3], at)
+    messages = [_cleaned(at + index, message, to, steps[4]) for index, message in enumerate(messages)]
+    _call_form_notes(run.format, to, messages, steps[5], at)
     return Conversation(format=to, messages=tuple(messages)), steps
 
 
@@ -155,53 +222,54 @@ def _placed_results(messages: list[Message], notes: list[Note], base: int = 0) -
     return output
 
 
-def _bridged(messages: list[Message], text: str, notes: list[Note]) -> list[Message]:
+def _bridged(messages: list[Message], text: str, notes: list[Note], runs: Runs, base: int = 0) -> list[Message]:
     """With `text` (the target's `bridge_text`), an assistant message saying it between a
-    tool result and a user message right after it (a note for each)."""
+    tool result and a user message right after it (a note for each); the message before the
+    first is `runs.last` (`base`: the index of the first message in the whole conversation
+    once converted). `runs.last` becomes the last message."""
     if not text:
         return messages
-    ids = {message.id for message in messages}
+    taken = runs.bridge_ids
     output: list[Message] = []
+    last = runs.last
     for message in messages:
-        if type(message) is UserMessage and output and type(output[-1]) is ToolResultMessage:
-            bridge_id = f"{output[-1].id}_bridge"
-            while bridge_id in ids:
+        if type(message) is UserMessage and type(last) is ToolResultMessage:
+            bridge_id = f"{last.id}{_BRIDGE}"
+            while bridge_id in taken:
                 bridge_id += "_"
-            ids.add(bridge_id)
+            taken.add(bridge_id)
             output.append(AssistantMessage(id=bridge_id, content=(TextBlock(text=text),)))
+            index = base + len(output) - 1
             notes.append(
                 Note(
                     "INSERTED_ASSISTANT_MESSAGE",
-                    len(output) - 1,
-                    f"$[{len(output) - 1}]",
+                    index,
+                    f"$[{index}]",
                     f"Put an assistant message ({text!r}) between a tool result and a user message",
                 )
             )
         output.append(message)
+        last = message
+    runs.last = last
     return output
 
 
-def _rewritten_ids(messages: list[Message], to: str, notes: list[Note]) -> list[Message]:
+def _rewritten_ids(messages: list[Message], to: str, notes: list[Note], runs: Runs, base: int = 0) -> list[Message]:
+    """Each call ID that changes (`runs.new_ids`) changed, in its call and its results (a note
+    for each call; `base`: the index of the first message in the whole conversation)."""
+    new_ids, preferred = runs.new_ids, runs.preferred
+    if not new_ids:
+        return messages
     rule = FORMATS[to].id_rule
-    call_ids: list[str] = []
-    preferred: dict[str, str] = {}
-    for message in messages:
-        if type(message) is AssistantMessage:
-            for block in message.content:
-                if type(block) is ToolCall:
-                    call_ids.append(block.id)
-                    original = package_info(block.meta_json).get("original_id")
-                    if type(original) is str:
-                        preferred[block.id] = original
-    new_ids = rewrite_ids(call_ids, rule, preferred)
     output: list[Message] = []
-    for index, message in enumerate(messages):
+    for position, message in enumerate(messages):
+        index = base + position
         if type(message) is AssistantMessage and any(
-            type(block) is ToolCall and new_ids[block.id] != block.id for block in message.content
+            type(block) is ToolCall and block.id in new_ids for block in message.content
         ):
             blocks: list[AssistantBlock] = []
             for number, block in enumerate(message.content):
-                if type(block) is ToolCall and new_ids[block.id] != block.id:
+                if type(block) is ToolCall and block.id in new_ids:
                     new_id = new_ids[block.id]
                     restored = preferred.get(block.id) == new_id
                     notes.append(

@@ -9,12 +9,18 @@ end), and the notes are `convert`'s, in its order (given by step: the caller lis
 after the step before, for the whole log). The instructions are held until the end: `convert`
 puts those of another format before the first message, or in the target's field for them
 (`converted_instructions`), so they are written before the messages' records or in the frame.
+
+New call IDs are chosen among all the log's IDs, and so are the IDs of the messages Mistral
+puts between a tool result and a user message. So a first pass gathers the log's call IDs
+(`CallIds`): before anything is converted for Mistral; for another target only once a call
+ID it must change is met, and what was written so far is then written again. Only the call
+IDs are held (with the few message IDs that hold `_bridge`), never the messages.
+
 A log that cannot be so converted says so (`None`): what was written is to be thrown away and
-the log converted whole. That is when a segment cannot be converted alone (see
-`convert_alone`), when the target is a session log (its records link to the records before
-them) or writes no frame of its own around the records (its empty conversation is no bare
-list, and no object with one empty list), or when a segment's frame differs from the empty
-conversation's.
+the log converted whole. That is when the target is a session log (its records link to the
+records before them) or writes no frame of its own around the records (its empty
+conversation is no bare list, and no object with one empty list), or when a segment's frame
+differs from the empty conversation's.
 """
 
 from __future__ import annotations
@@ -24,12 +30,12 @@ from typing import Final
 
 from message_ir import Message
 from message_ir.adapters._conversation import Conversation, Instruction, Note
-from message_ir.adapters._convert import convert_alone, converted_instructions, converts_runs_alone
+from message_ir.adapters._convert import CallIds, Runs, convert_alone, converted_instructions
 from message_ir.adapters._json import as_array, as_object, encode
 from message_ir.adapters._registry import FORMATS
 from message_ir.adapters._segments import Segment
 
-STEPS: Final = 5
+STEPS: Final = 7
 """The steps whose notes are given apart (`write_converted_log`'s `note`), in `convert`'s order."""
 
 _MARK: Final = "\x00message-ir: the records\x00"
@@ -37,20 +43,63 @@ _MARK: Final = "\x00message-ir: the records\x00"
 
 
 def write_converted_log(
-    segments: Iterable[Segment], to: str, write: Callable[[bytes], object], note: Callable[[int, Note], object]
+    segments: Callable[[], Iterable[Segment]],
+    to: str,
+    write: Callable[[bytes], object],
+    note: Callable[[int, Note], object],
+    restart: Callable[[], object],
 ) -> tuple[bytes, bytes] | None:
     """Write, a piece at a time, the records of the messages of `dumps(convert(log, to))`, of the
-    log whose branch `segments` holds, and give what goes before them and after them (the whole
-    output is the three); `note(step, note)` is given `convert`'s notes by step (0 to
-    `STEPS - 1`). `None` when the log is to be converted whole (see the module docstring):
-    what was written then is not the output. Raises as iterating `segments` raises."""
+    log whose branch each call of `segments()` gives, and give what goes before them and after
+    them (the whole output is the three); `note(step, note)` is given `convert`'s notes by step
+    (0 to `STEPS - 1`). When a call ID must change, what was written and noted is thrown away
+    (`restart()`) and written again once the log's IDs are gathered. `None` when the log is to
+    be converted whole (see the module docstring): what was written then is not the output.
+    Raises as iterating `segments()` raises."""
     declared = FORMATS[to]
-    if declared.json_lines or declared.payload or not converts_runs_alone(to):  # before the log is read
+    if declared.json_lines or declared.payload:  # before the log is read
         return None
     empty = declared.dump(Conversation(format=to, messages=()))
     frame = _frame(empty)
     if frame is None:
         return None
+    runs = _gathered(segments(), to) if declared.bridge_text else Runs()  # a bridge's ID is chosen among all
+    written = _written(segments(), to, write, note, empty, frame, runs)
+    if isinstance(written, _Again):
+        restart()
+        written = _written(segments(), to, write, note, empty, frame, _gathered(segments(), to))
+    assert not isinstance(written, _Again)  # every run converts alone once the IDs are known
+    return written
+
+
+class _Again:
+    """`_written`'s answer when a call ID must change and the log's IDs are not known yet."""
+
+
+_AGAIN: Final = _Again()
+
+
+def _gathered(segments: Iterable[Segment], to: str) -> Runs:
+    """What converting the log's segments one at a time into `to` needs to know of the whole
+    log: its call IDs and the message IDs a new message may meet (a first pass)."""
+    ids = CallIds()
+    for segment in segments:
+        ids.add(segment.conversation.messages)
+    return ids.runs(to)
+
+
+def _written(
+    segments: Iterable[Segment],
+    to: str,
+    write: Callable[[bytes], object],
+    note: Callable[[int, Note], object],
+    empty: object,
+    frame: tuple[bytes, bytes, str | None],
+    runs: Runs,
+) -> tuple[bytes, bytes] | _Again | None:
+    """`write_converted_log` with what is known of the whole log (`runs`); `_AGAIN` when that is
+    not enough."""
+    declared = FORMATS[to]
     key = frame[2]
     source = ""
     instructions: list[Instruction] = []
@@ -62,9 +111,9 @@ def write_converted_log(
         if run.instructions:
             instructions.extend(run.instructions)
             run = run.replace(instructions=())
-        done = convert_alone(run, to, segment.first_message)
+        done = convert_alone(run, to, segment.first_message, runs)
         if done is None:
-            return None
+            return _AGAIN
         converted, steps = done
         records = _records(declared.dump(converted), empty, key)
         if records is None:

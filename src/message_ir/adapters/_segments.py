@@ -253,7 +253,7 @@ def loaded_segments(
     keys: Keys,
     rules: Rules,
     leaf: str | None,
-    size: int = SEGMENT_BYTES,
+    size: int | None = None,
 ) -> Iterator[Segment]:
     """A log given as text or as a `LogFile`, loaded and checked a segment at a time (see the
     module docstring): together, the segments hold what `load_checked` of the whole log
@@ -262,7 +262,9 @@ def loaded_segments(
     for a `LogFile` that cannot be read.
 
     A segment is given once the next one with a message is read: an instruction at its end
-    stands before that message (`Instruction.before`), as in a whole load."""
+    stands before that message (`Instruction.before`), as in a whole load. `size`: about how
+    many bytes a segment holds (`None`: `SEGMENT_BYTES`, read when called)."""
+    size = SEGMENT_BYTES if size is None else size
     held: list[Segment] = []  # segments whose instructions at the end stand before a message to come
     for segment in _segments_alone(format, source, read, keys, rules, leaf, size, None):
         assert type(segment) is Segment  # no fast path: every segment is loaded
