@@ -1,9 +1,10 @@
 """`adapters._records.split_record`: what a source record keeps in `meta` (its key order when
-not the usual one, its unknown fields), the same whether its key order was seen before or not."""
+not the usual one, its unknown fields), the same whether its key order was seen before or not;
+`build_record` writes the record back from it, by its rule whatever `meta` holds."""
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from message_ir.adapters import _records
@@ -50,3 +51,55 @@ def test_the_remembered_orders_are_bounded() -> None:
             "extra": {f"k{number}": 1},
         }
     assert len(_records._shapes) <= _records._MAX_SHAPES
+
+
+def _built(info: _records.Info, usual: tuple[str, ...], values: dict[str, object]) -> dict[str, object]:
+    """`build_record`'s rule, read off its docstring: the kept order's keys (those that are
+    strings) from `values`, else from `extra`; then the usual keys of `values` left, then the
+    rest of `values`."""
+    keys = info.get("keys")
+    extra = info.get("extra")
+    extra = extra if type(extra) is dict else {}
+    record: dict[str, object] = {}
+    for key in keys if type(keys) is list else usual:
+        if type(key) is str and key not in record and (key in values or key in extra):
+            record[key] = values[key] if key in values else extra[key]
+    for key in (*usual, *values):
+        if key in values and key not in record:
+            record[key] = values[key]
+    return record
+
+
+_KEY = st.sampled_from([*_KNOWN, "refusal", "audio"])
+
+
+@given(
+    st.lists(_KEY, unique=True).map(lambda keys: {key: index for index, key in enumerate(keys)}),
+    st.sets(st.sampled_from(_USUAL)),
+)
+def test_a_record_read_is_written_back_in_its_own_order(record: dict[str, object], dropped: set[str]) -> None:
+    """What `split_record` keeps and the IR's values give the record back, key for key; a
+    value the IR no longer has is left out, and one it has anew comes after, in the usual order."""
+    info = _records.split_record(record, _KNOWN, _USUAL)
+    values = {key: value for key, value in record.items() if key in _KNOWN}
+    assert list(_records.build_record(info, _USUAL, values).items()) == list(record.items())
+    changed: dict[str, object] = {key: "new" for key in _USUAL if key not in dropped}
+    assert list(_records.build_record(info, _USUAL, changed).items()) == list(_built(info, _USUAL, changed).items())
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from(["keys", "extra", "string", "first"]),
+        st.one_of(
+            st.lists(st.one_of(_KEY, st.integers(), st.none())),
+            st.dictionaries(_KEY, st.integers()),
+            st.booleans(),
+        ),
+    ),
+    st.dictionaries(_KEY, st.integers()),
+)
+@example({"keys": ["role", "role"]}, {"role": 1, "content": 2})  # a key twice: `content` still written
+def test_a_record_is_built_by_the_rule_whatever_meta_holds(info: _records.Info, values: dict[str, object]) -> None:
+    """An order with a key twice, a key that is no string, an `extra` that is no object, or
+    entries of the format's own: the rule holds."""
+    assert list(_records.build_record(info, _USUAL, values).items()) == list(_built(info, _USUAL, values).items())

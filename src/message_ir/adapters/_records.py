@@ -62,24 +62,30 @@ def build_record(info: Info, usual: Sequence[str], values: dict[str, object]) ->
     A key of the kept order is written from `values` if the IR has it, else from `extra`;
     `values` the order does not name come after, in the usual order.
     """
-    if not info:  # the common case: the usual order, nothing extra
+    keys = as_array(info.get("keys")) if info else None
+    extra = as_object(info.get("extra")) if info else None
+    if keys is None and not extra:  # the common case: the usual order, nothing extra
         record = {key: values[key] for key in usual if key in values}
         if len(record) < len(values):
             for name, value in values.items():
                 if name not in record:
                     record[name] = value
         return record
-    keys = as_array(info.get("keys"))
-    extra = as_object(info.get("extra")) or {}
     order: Sequence[object] = usual if keys is None else keys
+    extra = extra or {}
     record = {}
+    placed = from_extra = 0
     for key in order:
         if type(key) is not str:
             continue
         if key in values:
             record[key] = values[key]
+            placed += 1
         elif key in extra:
             record[key] = extra[key]
+            from_extra += 1
+    if placed == len(values) and len(record) == placed + from_extra:
+        return record  # the kept order named every value once (as it does for a record read)
     for key in usual:
         if key in values and key not in record:
             record[key] = values[key]
