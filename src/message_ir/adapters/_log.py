@@ -192,7 +192,11 @@ def kept_lines(meta: FrozenJsonObject | None, format: str) -> list[tuple[int, ob
 
 def line_of(message: Message, format: str) -> tuple[int | None, dict[str, object] | None]:
     """The line a message was read from, and its envelope if it is the line's first message."""
-    info = format_info(message.meta_json, format)
+    return line_in(format_info(message.meta_json, format))
+
+
+def line_in(info: Info) -> tuple[int | None, dict[str, object] | None]:
+    """`line_of` from what the log format kept of a message (`format_info`)."""
     line = info.get("line")
     return (line if type(line) is int else None), as_object(info.get("envelope"))
 

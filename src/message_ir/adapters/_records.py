@@ -102,12 +102,26 @@ def has_key(info: Info, key: str, *, usual: bool) -> bool:
 
 
 def format_info(meta_json: msgspec.Raw, format: str) -> Info:
-    """What `format` kept in a struct's `meta` text (empty when nothing), as plain data."""
+    """What `format` kept in a struct's `meta` text (empty when nothing), as plain data
+    (`entry_info` of `meta_entries`, in one call: every record written asks it)."""
     if not meta_json:
         return {}
     meta = as_object(decode(meta_json))
     entry = None if meta is None else as_object(meta.get(format))
     return {} if entry is None else entry
+
+
+def meta_entries(meta_json: msgspec.Raw) -> dict[str, object]:
+    """A struct's `meta` text as plain data (empty when none): decoded once for the entries of
+    several formats (`entry_info`)."""
+    if not meta_json:
+        return {}
+    return as_object(decode(meta_json)) or {}
+
+
+def entry_info(entries: dict[str, object], format: str) -> Info:
+    """What `format` kept in decoded `meta` entries (empty when nothing)."""
+    return as_object(entries.get(format)) or {}
 
 
 def frozen_info(meta: FrozenJsonObject | None, format: str) -> Info:

@@ -254,7 +254,7 @@ def render_messages(messages: Sequence[ir.Message], restore: dict[str, str]) -> 
     for message in messages:
         if type(message) is ir.AssistantMessage:
             close()
-            records.append(_dump_assistant(message, restore))
+            records.append(render_assistant(message.content, _records.format_info(message.meta_json, NAME), restore))
             continue
         assert type(message) is ir.UserMessage or type(message) is ir.ToolResultMessage
         info = _records.format_info(message.meta_json, NAME)
@@ -300,10 +300,13 @@ def _dump_result(message: ir.ToolResultMessage, info: _records.Info, restore: di
     return _records.build_record(block_info, _RESULT_KEYS, values)
 
 
-def _dump_assistant(message: ir.AssistantMessage, restore: dict[str, str]) -> dict[str, object]:
-    info = _records.format_info(message.meta_json, NAME)
+def render_assistant(
+    content: Sequence[ir.AssistantBlock], info: _records.Info, restore: dict[str, str]
+) -> dict[str, object]:
+    """The Anthropic message object of an assistant message's blocks, with what this format
+    kept of the message (`info`, its `meta` entry); `restore` as in `render_messages`."""
     blocks: list[object] = []
-    for block in message.content:
+    for block in content:
         if type(block) is ir.TextBlock:
             blocks.append(
                 _records.build_record(
@@ -315,12 +318,12 @@ def _dump_assistant(message: ir.AssistantMessage, restore: dict[str, str]) -> di
                 blocks.append(block.data.thaw())
         elif type(block) is ir.ToolCall:
             blocks.append(_dump_call(block, restore))
-    content: object = blocks
-    only = message.content[0] if len(message.content) == 1 else None
+    written: object = blocks
+    only = content[0] if len(content) == 1 else None
     plain = info.get("string") is True or not info  # loaded as a string, or new
     if plain and type(only) is ir.TextBlock and not only.meta_json:
-        content = only.text
-    return _records.build_record(info, _MESSAGE_KEYS, {"role": "assistant", "content": content})
+        written = only.text
+    return _records.build_record(info, _MESSAGE_KEYS, {"role": "assistant", "content": written})
 
 
 def _dump_call(call: ir.ToolCall, restore: dict[str, str]) -> dict[str, object]:

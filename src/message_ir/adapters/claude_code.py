@@ -27,7 +27,7 @@ import msgspec
 
 import message_ir as ir
 from message_ir.adapters import _fast_line, _json, _log, _records, _tree, _tree_functions, anthropic
-from message_ir.adapters._build import NO_META, object_raw
+from message_ir.adapters._build import object_raw
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, log_words
@@ -379,7 +379,9 @@ def _dump(conversation: Conversation) -> list[object]:
     index = 0
     while index < len(messages):
         message = messages[index]
-        line, line_envelope = _log.line_of(message, NAME)
+        entries = _records.meta_entries(message.meta_json)  # decoded once for both formats' entries
+        info = _records.entry_info(entries, NAME)
+        line, line_envelope = _log.line_in(info)
         group = [message]
         index += 1
         if type(message) is not ir.AssistantMessage and line is not None:
@@ -390,7 +392,8 @@ def _dump(conversation: Conversation) -> list[object]:
                 group.append(messages[index])
                 index += 1
         if type(message) is ir.AssistantMessage:
-            lines = _assistant_lines(message, line, line_envelope, previous, restore, call_lines, made)
+            first = _records.entry_info(entries, anthropic.NAME)
+            lines = _assistant_lines(message, info, first, line, line_envelope, previous, restore, call_lines, made)
         else:
             payload = anthropic.render_messages(group, restore)[0]
             kind = "user"
@@ -414,6 +417,8 @@ def _dump(conversation: Conversation) -> list[object]:
 
 def _assistant_lines(
     message: ir.AssistantMessage,
+    info: _records.Info,
+    first: _records.Info,
     line: int | None,
     line_envelope: dict[str, object] | None,
     previous: dict[str, object] | None,
@@ -422,8 +427,8 @@ def _assistant_lines(
     made: dict[str, tuple[bool, object]],
 ) -> _log.Lines:
     """The lines of one assistant message: its blocks split over the lines they came from
-    (what is left over goes to the last line)."""
-    info = _records.format_info(message.meta_json, NAME)
+    (what is left over goes to the last line); `info` is what this format kept of the message,
+    `first` the Anthropic entry of its first line."""
     if line_envelope is None:
         line, line_envelope = None, _new_envelope(previous, "assistant", message.id, made)
     parts: list[tuple[int | None, dict[str, object], _records.Info, int]] = []
@@ -432,7 +437,7 @@ def _assistant_lines(
         (
             line,
             line_envelope,
-            _records.format_info(message.meta_json, anthropic.NAME),
+            first,
             count if type(count) is int else 0,
         )
     )
@@ -448,9 +453,7 @@ def _assistant_lines(
         end = len(message.content) if number == len(parts) - 1 else min(start + count, len(message.content))
         blocks: Sequence[ir.AssistantBlock] = message.content[start:end]
         start = end
-        meta = object_raw({anthropic.NAME: part_info}) if part_info else NO_META
-        part = ir.AssistantMessage(id=message.id, content=tuple(blocks), meta_json=meta)
-        payload = anthropic.render_messages([part], restore)[0]
+        payload = anthropic.render_assistant(blocks, part_info, restore)
         lines.append((part_line, _log.filled(part_envelope, _PAYLOAD, payload)))
         uid = part_envelope.get("uuid")
         for block in blocks:

@@ -232,8 +232,8 @@ def _dump(conversation: Conversation) -> list[object]:
     new_results: list[tuple[dict[str, object], str]] = []  # a new result entry, its call's entry
     made: dict[str, tuple[bool, object]] = {}  # each new entry's `id` -> the parent it copied, if any
     for message in conversation.messages:
-        line, line_envelope = _log.line_of(message, NAME)
         info = _records.format_info(message.meta_json, NAME)
+        line, line_envelope = _log.line_in(info)
         if type(message) is ir.AssistantMessage:
             payload = _dump_assistant(message, info, restore)
         elif type(message) is ir.UserMessage:
