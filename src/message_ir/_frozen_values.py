@@ -110,12 +110,11 @@ def _is_frozen(value: object) -> bool:
 
 def _thaw(value: JsonValue) -> JsonData:
     """A mutable deep copy of a frozen value (whose depth is bounded by `MAX_DEPTH`)."""
-    if type(value) is FrozenJsonObject:
-        return value.thaw()
-    if type(value) is tuple:
+    if isinstance(value, (str, int, float)) or value is None:  # builtins: no ABC check; `bool` is an `int`
+        return value
+    if isinstance(value, tuple):
         return [_thaw(item) for item in value]
-    assert not isinstance(value, (tuple, FrozenJsonObject))  # narrowed: a scalar
-    return value
+    return value.thaw()
 
 
 def freeze_decoded(value: object) -> JsonValue:

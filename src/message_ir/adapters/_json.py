@@ -66,6 +66,15 @@ def as_object(value: object) -> dict[str, object] | None:
     return value
 
 
+def decoded_object(value: object) -> dict[str, object] | None:
+    """`value` itself if it is a `dict`, for a value msgspec decoded here (or a part of one, or
+    a copy of one): its keys are `str`s by construction, so none is checked. `as_object` for
+    anything else."""
+    if type(value) is not dict:
+        return None
+    return value
+
+
 def as_array(value: object) -> list[object] | None:
     """`value` itself if it is an exact `list`, else `None`."""
     if type(value) is list:

@@ -28,7 +28,7 @@ import msgspec
 from message_ir import ConstructionError, Diagnostic, FrozenJsonObject, Message, frozen_json_object
 from message_ir.adapters._build import object_raw
 from message_ir.adapters._conversation import FormatError
-from message_ir.adapters._json import Unparsable, as_array, as_object, decode, encode, json_input, parse
+from message_ir.adapters._json import Unparsable, as_array, as_object, decode, decoded_object, encode, json_input, parse
 from message_ir.adapters._load_state import LoadState
 from message_ir.adapters._log_file import is_text, text_lines
 from message_ir.adapters._records import Info, format_info, frozen_info
@@ -198,7 +198,7 @@ def line_of(message: Message, format: str) -> tuple[int | None, dict[str, object
 def line_in(info: Info) -> tuple[int | None, dict[str, object] | None]:
     """`line_of` from what the log format kept of a message (`format_info`)."""
     line = info.get("line")
-    return (line if type(line) is int else None), as_object(info.get("envelope"))
+    return (line if type(line) is int else None), decoded_object(info.get("envelope"))
 
 
 def filled(line_envelope: dict[str, object], key: str, payload: object) -> dict[str, object]:

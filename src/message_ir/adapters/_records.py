@@ -14,7 +14,7 @@ from collections.abc import Collection, Sequence
 import msgspec
 
 from message_ir import FrozenJsonObject
-from message_ir.adapters._json import as_array, as_object, decode
+from message_ir.adapters._json import as_array, as_object, decode, decoded_object
 
 Info = dict[str, object]
 """What one format keeps of one record (the value under its key in `meta`)."""
@@ -106,8 +106,8 @@ def format_info(meta_json: msgspec.Raw, format: str) -> Info:
     (`entry_info` of `meta_entries`, in one call: every record written asks it)."""
     if not meta_json:
         return {}
-    meta = as_object(decode(meta_json))
-    entry = None if meta is None else as_object(meta.get(format))
+    meta = decoded_object(decode(meta_json))
+    entry = None if meta is None else decoded_object(meta.get(format))
     return {} if entry is None else entry
 
 
@@ -116,12 +116,12 @@ def meta_entries(meta_json: msgspec.Raw) -> dict[str, object]:
     several formats (`entry_info`)."""
     if not meta_json:
         return {}
-    return as_object(decode(meta_json)) or {}
+    return decoded_object(decode(meta_json)) or {}
 
 
 def entry_info(entries: dict[str, object], format: str) -> Info:
-    """What `format` kept in decoded `meta` entries (empty when nothing)."""
-    return as_object(entries.get(format)) or {}
+    """What `format` kept in `meta` entries decoded by `meta_entries` (empty when nothing)."""
+    return decoded_object(entries.get(format)) or {}
 
 
 def frozen_info(meta: FrozenJsonObject | None, format: str) -> Info:

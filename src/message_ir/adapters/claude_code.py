@@ -31,7 +31,7 @@ from message_ir.adapters._build import object_raw
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, log_words
-from message_ir.adapters._json import as_array, as_object
+from message_ir.adapters._json import as_array, as_object, decoded_object
 from message_ir.adapters._load_state import LoadState
 from message_ir.adapters._segments import segments_function
 from message_ir.adapters._usage import Call, call_of, text
@@ -401,11 +401,11 @@ def _dump(conversation: Conversation) -> list[object]:
                 line, line_envelope = None, _new_envelope(previous, kind, message.id, made)
             lines = [(line, _log.filled(line_envelope, _PAYLOAD, payload))]
             call_line = call_lines.get(message.tool_call_id) if type(message) is ir.ToolResultMessage else None
-            new_line = as_object(lines[0][1])
+            new_line = decoded_object(lines[0][1])  # a decoded envelope, filled
             if line is None and call_line is not None and new_line is not None:
                 new_results.append((new_line, call_line))
         for _, value in lines:
-            written = as_object(value)
+            written = decoded_object(value)
             if written is not None:
                 previous = written
         placement.add(lines)
@@ -442,11 +442,11 @@ def _assistant_lines(
         )
     )
     for item in as_array(info.get("more")) or []:
-        entry = as_object(item) or {}
-        more_line, more_envelope = entry.get("line"), as_object(entry.get("envelope"))
+        entry = decoded_object(item) or {}  # from the decoded `meta`
+        more_line, more_envelope = entry.get("line"), decoded_object(entry.get("envelope"))
         more_count = entry.get("blocks")
         if type(more_line) is int and more_envelope is not None and type(more_count) is int:
-            parts.append((more_line, more_envelope, as_object(entry.get("anthropic")) or {}, more_count))
+            parts.append((more_line, more_envelope, decoded_object(entry.get("anthropic")) or {}, more_count))
     lines: _log.Lines = []
     start = 0
     for number, (part_line, part_envelope, part_info, count) in enumerate(parts):
