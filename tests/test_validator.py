@@ -11,12 +11,16 @@ import pytest
 
 from message_ir import (
     AssistantMessage,
+    ConstructionError,
     Diagnostic,
+    Message,
     TextBlock,
     ToolCall,
     ToolResultMessage,
+    TranscriptError,
     UserMessage,
     assistant_message,
+    encode_transcript,
     tool_result_message,
     user_message,
     validate_transcript,
@@ -303,6 +307,27 @@ def test_structs_built_directly_are_checked_field_by_field() -> None:
         ),
         ("BAD_TOOL_RESULT_FIELD", "$[5].isError", "Expected `bool`, got `int`"),
     ]
+
+
+def test_a_call_made_directly_with_arguments_of_none_is_refused_everywhere() -> None:
+    """An unmarked call's mark reads as `None`: arguments of `None` are no match for it."""
+    made = ToolCall(id="c", name="read", arguments_json=cast(msgspec.Raw, None))
+    transcript: list[Message] = [
+        AssistantMessage(id="a", content=(made,)),
+        ToolResultMessage(id="r", tool_call_id="c", tool_name="read", content="ok", is_error=False),
+    ]
+    expected = Diagnostic(
+        "BAD_TOOL_ARGUMENTS", 0, "$[0].content[0].arguments", "Expected `msgspec.Raw`, got `NoneType`"
+    )
+    assert validate_transcript(transcript) == (expected,)
+    with pytest.raises(TranscriptError) as refused:
+        encode_transcript(transcript)
+    assert refused.value.diagnostics == (expected,)
+    with pytest.raises(ConstructionError) as not_built:
+        assistant_message(id="a", content=[made])
+    assert str(not_built.value) == (
+        "assistant_message(): Expected `msgspec.Raw`, got `NoneType` - at `$.content[0].arguments`"
+    )
 
 
 def test_replacing_checked_arguments_is_noticed() -> None:

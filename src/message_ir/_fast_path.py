@@ -186,7 +186,7 @@ def _transcript_is_valid(value: object, check_linkage: bool) -> bool:
                 return False
             meta: object = message.meta_json  # inline, as below: a call per field is most of the cost
             if (not (meta is NO_META or (type(meta) is _Raw and meta and _raw_object(meta, optional=True)))) or (
-                pending.pop(call_id, None) != tool_name and check_linkage
+                check_linkage and pending.pop(call_id, None) != tool_name
             ):
                 return False
             if not (content.isascii() and message_id.isascii() and call_id.isascii() and tool_name.isascii()) and (
@@ -194,10 +194,19 @@ def _transcript_is_valid(value: object, check_linkage: bool) -> bool:
             ):
                 return False
         elif type(message) is AssistantMessage:
+            assistant_id: object = message.id
+            assistant_meta: object = message.meta_json
+            blocks: object = message.content
             if (
-                not _identifier(message.id)
-                or not _meta_ok(message.meta_json)
-                or not _struct_blocks(message.content, pending, seen, check_linkage)
+                type(assistant_id) is not str
+                or not assistant_id
+                or not (assistant_id.isascii() or _surrogate_in(assistant_id) is None)
+                or not (
+                    assistant_meta is NO_META
+                    or (type(assistant_meta) is _Raw and assistant_meta and _raw_object(assistant_meta, optional=True))
+                )
+                or type(blocks) is not tuple
+                or not _struct_blocks(list(blocks), pending, seen, check_linkage)
             ):
                 return False
         elif type(message) is UserMessage:
@@ -296,13 +305,21 @@ def _json_blocks(content: object, pending: dict[str, str], seen: set[str], check
     return True
 
 
-def _struct_blocks(content: object, pending: dict[str, str], seen: set[str], check_linkage: bool) -> bool:
-    blocks = exact_sequence_items(content) if type(content) is tuple else None
-    if blocks is None:
-        return False
+def _struct_blocks(blocks: list[object], pending: dict[str, str], seen: set[str], check_linkage: bool) -> bool:
+    """An assistant message's blocks (listed from its exact `tuple`), checked as `_meta_ok` and
+    `_text` check, inline: a call per field would be most of the cost."""
     for block in blocks:
         if type(block) is TextBlock:
-            if not _text(block.text) or not _meta_ok(block.meta_json):
+            text: object = block.text
+            text_meta: object = block.meta_json
+            if (
+                type(text) is not str
+                or not (text.isascii() or _surrogate_in(text) is None)
+                or not (
+                    text_meta is NO_META
+                    or (type(text_meta) is _Raw and text_meta and _raw_object(text_meta, optional=True))
+                )
+            ):
                 return False
             continue
         if type(block) is OpaqueBlock:
@@ -327,14 +344,15 @@ def _struct_blocks(content: object, pending: dict[str, str], seen: set[str], che
             return False
         if not (call_id.isascii() and name.isascii()) and _surrogate_in(call_id + name) is not None:
             return False
-        if call_id in seen and check_linkage:
-            return False
-        if instance_dict(block).get(CHECKED_KEY) is not raw and (  # not marked as made by the package
-            type(raw) is not msgspec.Raw or not is_arguments_text(raw)
+        if type(raw) is not msgspec.Raw or (  # the type first: an unmarked call's mark is `None`
+            instance_dict(block).get(CHECKED_KEY) is not raw and not is_arguments_text(raw)  # not made by the package
         ):
             return False
-        seen.add(call_id)
-        pending[call_id] = name
+        if check_linkage:
+            if call_id in seen:
+                return False
+            seen.add(call_id)
+            pending[call_id] = name
     return True
 
 

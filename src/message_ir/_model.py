@@ -193,7 +193,8 @@ def mark_checked(call: ToolCall) -> None:
 
 def is_marked_checked(call: ToolCall) -> bool:
     """Whether `call` was made by the package and its arguments text is unchanged since."""
-    return instance_dict(call).get(CHECKED_KEY) is call.arguments_json
+    mark = instance_dict(call).get(CHECKED_KEY)  # `None` when unmarked: a field of `None` is no match
+    return mark is not None and mark is call.arguments_json
 
 
 class OpaqueBlock(

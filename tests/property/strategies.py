@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import msgspec
 from hypothesis import strategies as st
 
 from message_ir import (
@@ -170,3 +171,38 @@ def _containers(children: st.SearchStrategy[object]) -> st.SearchStrategy[object
 
 
 hostile_values: st.SearchStrategy[object] = st.recursive(hostile_leaves, _containers, max_leaves=20)
+
+
+_WRONG_FIELD_VALUES: st.SearchStrategy[object] = st.one_of(
+    hostile_leaves,
+    st.sampled_from(["", "\ud800", "x\udfff", 0, True, None, (), []]),
+    st.sampled_from([b"", b"[]", b"{", b'{"a":1}', b'{"a":NaN}', b"1", b'{"\\ud800":1}']).map(msgspec.Raw),
+)
+
+
+@st.composite
+def malformed_structs(draw: st.DrawFn) -> list[object]:
+    """A valid transcript of structs with one field of one message or block replaced by a value
+    of the wrong type or range (calling the classes directly checks nothing), or a tuple field
+    by a list of the same items."""
+    transcript: list[object] = list(draw(transcripts()))
+    if not transcript:
+        return transcript
+    index = draw(st.integers(0, len(transcript) - 1))
+    message = transcript[index]
+    assert isinstance(message, msgspec.Struct)
+    target: msgspec.Struct = message
+    blocks = getattr(message, "content", None)
+    block_index = None
+    if type(blocks) is tuple and blocks and draw(st.booleans()):
+        block_index = draw(st.integers(0, len(blocks) - 1))
+        target = blocks[block_index]
+    field = draw(st.sampled_from(target.__struct_fields__))
+    value: object = getattr(target, field)
+    value = list(value) if type(value) is tuple and draw(st.booleans()) else armed(draw(_WRONG_FIELD_VALUES))
+    changed = msgspec.structs.replace(target, **{field: value})
+    if block_index is not None:
+        assert type(blocks) is tuple
+        changed = msgspec.structs.replace(message, content=(*blocks[:block_index], changed, *blocks[block_index + 1 :]))
+    transcript[index] = changed
+    return transcript

@@ -11,6 +11,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from message_ir import (
+    AssistantMessage,
     ConstructionError,
     Diagnostic,
     FixAction,
@@ -21,7 +22,9 @@ from message_ir import (
     encode_jsonl,
     encode_transcript,
     is_json_value,
+    opaque_block,
     repair_transcript,
+    text_block,
     tool_call,
     tool_result_message,
     user_message,
@@ -39,10 +42,11 @@ from tests.property.strategies import (
     broken_transcripts,
     hostile_values,
     json_values,
+    malformed_structs,
     texts,
     transcripts,
 )
-from tests.support import Loose, loose
+from tests.support import Explosive, Loose, loose
 
 
 @given(transcripts())
@@ -256,6 +260,92 @@ def _careful_passes(value: object) -> list[Diagnostic]:
 def test_the_fast_path_is_never_more_lenient(value: object) -> None:
     if transcript_is_valid(value):
         assert _careful_passes(value) == []
+
+
+_WRONG_VALUES: tuple[object, ...] = (
+    "",
+    "\ud800",
+    "x\udfff",
+    0,
+    1.5,
+    True,
+    None,
+    (),
+    [],
+    {},
+    b"bytes",
+    Explosive(),
+    msgspec.Raw(b""),
+    msgspec.Raw(b"[]"),
+    msgspec.Raw(b"{"),
+    msgspec.Raw(b'{"a":1}'),
+    msgspec.Raw(b'{"\\ud800":1}'),
+    msgspec.Raw(b"1"),
+)
+
+
+def _every_kind() -> list[Message]:
+    """A valid transcript holding every kind of message and block, each with `meta`."""
+    meta = {"f": {"k": [1]}}
+    return [
+        user_message(id="u", content="hi", meta=meta),
+        assistant_message(
+            id="a",
+            content=[
+                text_block(text="t", meta=meta),
+                opaque_block(format="anthropic", kind="thinking", data={"thinking": "x"}, meta=meta),
+                tool_call(id="c", name="read", arguments={"p": 1}, meta=meta),
+            ],
+            meta=meta,
+        ),
+        tool_result_message(id="r", tool_call_id="c", tool_name="read", content="ok", meta=meta),
+    ]
+
+
+def test_the_fast_path_is_never_more_lenient_on_any_struct_field() -> None:
+    """Every field of every kind of message and block replaced by every value of a wrong type
+    or range, and every tuple of blocks by a list of them (calling the classes directly checks
+    nothing): the fast path, with linkage and without (as the encoders ask), lets none through
+    that the careful passes refuse."""
+    base = _every_kind()
+    assert transcript_is_valid(base)
+    checked = 0
+    for index, message in enumerate(base):
+        targets: list[tuple[msgspec.Struct, int | None]] = [(message, None)]
+        if type(message) is AssistantMessage:
+            targets += [(block, number) for number, block in enumerate(message.content)]
+        for target, number in targets:
+            for field in target.__struct_fields__:
+                kept = getattr(target, field)
+                values = [*_WRONG_VALUES, list(kept)] if type(kept) is tuple else list(_WRONG_VALUES)
+                for value in values:
+                    changed = msgspec.structs.replace(target, **{field: value})
+                    if number is not None:
+                        assert type(message) is AssistantMessage
+                        blocks: list[object] = list(message.content)
+                        blocks[number] = changed
+                        changed = msgspec.structs.replace(message, content=tuple(blocks))
+                    transcript = [*base[:index], changed, *base[index + 1 :]]
+                    check = ShapeCheck()
+                    check.transcript(transcript)
+                    if check.diagnostics:
+                        assert not transcript_is_valid(transcript, check_linkage=False), (field, value)
+                    if _careful_passes(transcript):
+                        assert not transcript_is_valid(transcript), (field, value)
+                    checked += 1
+    assert checked > 300
+
+
+@given(malformed_structs())
+def test_the_fast_path_is_never_more_lenient_on_structs_made_unchecked(transcript: list[object]) -> None:
+    """Shape alone (as the encoders ask) and with linkage: a struct field of a wrong type or
+    range, or a tuple of blocks given as a list, is never let through."""
+    if transcript_is_valid(transcript, check_linkage=False):
+        check = ShapeCheck()
+        check.transcript(transcript)
+        assert check.diagnostics == []
+    if transcript_is_valid(transcript):
+        assert _careful_passes(transcript) == []
 
 
 @given(transcripts())
