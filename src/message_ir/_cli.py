@@ -40,7 +40,7 @@ from message_ir.adapters._convert_log import STEPS, write_converted_log
 from message_ir.adapters._load_state import source_index
 from message_ir.adapters._log_file import copy_range, whole
 from message_ir.adapters._log_repair import SegmentFixes, changed, repair_log, write_repaired
-from message_ir.adapters._segments import repair_units
+from message_ir.adapters._segments import repair_units, unchecked_segments
 from message_ir.adapters._surrogates import lone_surrogate_escapes
 from message_ir.adapters._surrogates import replaced as replaced_surrogates
 from message_ir.datasets import CHECKERS, DEFAULT_FORMAT, TokenizerError, Tokens, check_dataset
@@ -1360,7 +1360,9 @@ def _convert_in_segments(
                 written.truncate()
 
         try:
-            around = write_converted_log(lambda: segments(log, None), target, spool.write, note, restart)
+            around = write_converted_log(
+                lambda: unchecked_segments(module.name, segments, log), target, spool.write, note, restart
+            )
         except FormatError:
             return False  # the whole load says what is wrong, as for any file
         except OSError as error:

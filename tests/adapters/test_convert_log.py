@@ -7,6 +7,7 @@ converted whole; and the command line converts a log so without reading it whole
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -260,6 +261,31 @@ def test_notes_of_a_run_count_from_its_first_message() -> None:
     assert [note.path for step in steps for note in step] == [
         note.path.replace("$[0]", "$[7]").replace("$[1]", "$[8]") for note in whole.notes
     ]
+
+
+@pytest.mark.parametrize("path", [CLAUDE_CODE_LOGS[0], PI_LOGS[0], *CODEX_LOGS[:2]], ids=lambda path: path.name)
+def test_convert_reads_the_segments_without_their_check(path: Path) -> None:
+    """The segments `convert` reads are the declaration's `segments`, but for what `check`
+    says (no diagnostics, no places); a source given as parsed lines is given to `segments`."""
+    module = module_of(path)
+    declared = FORMATS[module.NAME]
+    assert declared.segments is not None
+    data = path.read_bytes()
+    checked = list(declared.segments(data, None))
+    unchecked = list(_segments.unchecked_segments(module.NAME, declared.segments, data))
+    assert unchecked == [segment._replace(diagnostics=(), places={}) for segment in checked]
+    assert any(segment.places for segment in checked)  # not a test that cannot fail
+    lines = [json.loads(line) for line in data.splitlines() if line.strip()]
+    given = _segments.unchecked_segments(module.NAME, declared.segments, lines)
+    assert list(given) == list(declared.segments(lines, None))
+
+
+def test_a_log_not_of_its_format_is_refused_by_the_segments_convert_reads() -> None:
+    broken = CLAUDE_CODE_LOGS[0].read_bytes() + b"{not json\n"
+    declared = FORMATS["claude_code"]
+    assert declared.segments is not None
+    with pytest.raises(FormatError):
+        list(_segments.unchecked_segments("claude_code", declared.segments, broken))
 
 
 def test_a_session_log_as_the_target_is_converted_whole() -> None:

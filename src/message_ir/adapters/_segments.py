@@ -217,6 +217,11 @@ def segments_function(
 
     segments.__module__ = f"message_ir.adapters.{format}"
     segments.__qualname__ = segments.__name__ = "segments"
+
+    def unchecked(source: object) -> Iterator[Segment]:
+        return loaded_segments(format, source, read, keys, rules, None, checked=False)
+
+    _UNCHECKED[format] = (segments, unchecked)
     if clean is not None:
 
         def units(source: object, size: int = SEGMENT_BYTES) -> Iterator[Segment | int]:
@@ -229,9 +234,25 @@ def segments_function(
 Units = Callable[[object, int], Iterator["Segment | int"]]
 """A log's resumed branch for `repair` (see `repair_units`), in segments of about the given size."""
 
+_UNCHECKED: dict[str, tuple[Segments, Callable[[object], Iterator[Segment]]]] = {}
+"""Per log format: its `Format.segments`, and its resumed branch's segments loaded without
+`check`'s diagnostics (`segments_function` puts them here)."""
+
 _SKIPPING: dict[str, tuple[Segments, Units]] = {}
 """Per log format whose `check` has a fast path: its `Format.segments`, and its segments for
 `repair` (`segments_function` puts them here)."""
+
+
+def unchecked_segments(format: str, segments: Segments, source: object) -> Iterator[Segment]:
+    """The segments of the resumed branch of a log of `format`, for what needs its messages
+    only (`convert`): `segments(source, None)`, but that `check` is not run on them (each
+    `Segment` has no `diagnostics` and no `places`). A log that is not of its format raises
+    `FormatError` as `segments` does. For `segments` other than the format's own, or a source
+    not given as text or a `LogFile`, `segments(source, None)` itself."""
+    registered = _UNCHECKED.get(format)
+    if registered is None or registered[0] is not segments or not is_text(source):
+        return segments(source, None)
+    return registered[1](source)
 
 
 def repair_units(format: str, segments: Segments, source: object) -> Iterator[Segment | int]:
@@ -254,6 +275,8 @@ def loaded_segments(
     rules: Rules,
     leaf: str | None,
     size: int | None = None,
+    *,
+    checked: bool = True,
 ) -> Iterator[Segment]:
     """A log given as text or as a `LogFile`, loaded and checked a segment at a time (see the
     module docstring): together, the segments hold what `load_checked` of the whole log
@@ -263,10 +286,11 @@ def loaded_segments(
 
     A segment is given once the next one with a message is read: an instruction at its end
     stands before that message (`Instruction.before`), as in a whole load. `size`: about how
-    many bytes a segment holds (`None`: `SEGMENT_BYTES`, read when called)."""
+    many bytes a segment holds (`None`: `SEGMENT_BYTES`, read when called). Without `checked`,
+    `check` is not run on the segments (no `diagnostics`, no `places`)."""
     size = SEGMENT_BYTES if size is None else size
     held: list[Segment] = []  # segments whose instructions at the end stand before a message to come
-    for segment in _segments_alone(format, source, read, keys, rules, leaf, size, None):
+    for segment in _segments_alone(format, source, read, keys, rules, leaf, size, None, checked=checked):
         assert type(segment) is Segment  # no fast path: every segment is loaded
         messages = segment.conversation.messages
         if messages:
@@ -299,6 +323,8 @@ def _segments_alone(
     leaf: str | None,
     size: int,
     clean: Clean | None,
+    *,
+    checked: bool = True,
 ) -> Iterator[Segment | int]:
     """Each segment as read alone (an instruction at its end stands before no message); with
     `clean`, a segment the fast path takes is its count of IR messages instead."""
@@ -312,7 +338,10 @@ def _segments_alone(
         assert type(state) is LoadState
         if state.problems:
             raise FormatError(format, tuple(sorted(state.problems, key=by_index)))
-        conversation, diagnostics, places = checked_loaded(*state.finish(state.container_meta), rules)  # raises none
+        if checked:  # (raises none)
+            conversation, diagnostics, places = checked_loaded(*state.finish(state.container_meta), rules)
+        else:
+            conversation, diagnostics, places = state.finish(state.container_meta)[0], (), {}
         notes = tuple(_moved_note(note, messages) for note in conversation.notes)
         if segment.start == 0:  # the notes a load makes of the branch come first, as in a whole load
             notes = found.notes + notes
