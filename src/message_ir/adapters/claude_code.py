@@ -196,7 +196,9 @@ def _clean(data: bytes, on: frozenset[int] | None) -> int | None:
             value = _json.decode(raw)  # as `load` parses a line
         except (msgspec.DecodeError, RecursionError):
             return None
-        if type(value) is not dict or not _held(raw, value):  # decoded here: its keys are `str`s
+        if type(value) is not dict:
+            return None
+        if raw.count(b"{") + raw.count(b"[") > _SURE_DEPTH and not _held(value):  # decoded here: `str` keys
             return None
         line: dict[str, object] = value
         line_type = line.get("type")
@@ -254,11 +256,10 @@ def _answers(item: object) -> object:
     return None if block is None or block.get("type") != "tool_result" else block.get("tool_use_id")
 
 
-def _held(raw: bytes, line: dict[str, object]) -> bool:
-    """Whether a decoded line is surely held in `meta`: nesting well within the limit (an
-    integer longer than the IR's JSON rule allows, msgspec refused to decode already)."""
-    if raw.count(b"{") + raw.count(b"[") <= _SURE_DEPTH:
-        return True
+def _held(line: dict[str, object]) -> bool:
+    """Whether a decoded line with many brackets is surely held in `meta`: nesting well within
+    the limit (an integer longer than the IR's JSON rule allows, msgspec refused to decode
+    already). A line with at most `_SURE_DEPTH` brackets in all is, without asking."""
     stack: list[tuple[dict[str, object] | list[object], int]] = [(line, 1)]
     while stack:  # only containers are visited: a line's strings hold most of its brackets
         container, depth = stack.pop()
