@@ -85,8 +85,10 @@ def readable_lines(
     """Each line that may be read, as `(number, path, value, the value if it is an object)`;
     `state` is at that line. A line `json_ok` refuses (a caller's value that is no JSON) is
     reported there and skipped."""
+    trusted = state.trusted
     for number, path, value in state.readable(values, "$"):
-        yield number, path, value, as_object(value)
+        # Parsed here, a `dict` is a JSON object: msgspec gives `str` keys only.
+        yield number, path, value, (decoded_object(value) if trusted else as_object(value))
 
 
 def _parsed_lines(state: LoadState, lines: Iterable[bytes]) -> Iterator[object]:
