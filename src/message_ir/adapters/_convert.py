@@ -41,16 +41,10 @@ def convert(conversation: Conversation | tuple[Message, ...] | list[Message], to
     if to not in FORMATS:
         raise ValueError(f"Unknown format {to!r}; expected one of {', '.join(FORMATS)}")
     source = as_conversation(conversation)
-    notes: list[Note] = []
-    messages = _placed_results(list(source.messages), notes)
     ids = CallIds()
-    ids.add(messages)
-    whole = ids.runs(to)
-    messages = _bridged(messages, FORMATS[to].bridge_text, notes, whole)
-    messages = _rewritten_ids(messages, to, notes, whole)
-    messages = _structured(messages, to, notes)
-    messages = [_cleaned(index, message, to, notes) for index, message in enumerate(messages)]
-    _call_form_notes(source.format, to, messages, notes)
+    ids.add(source.messages)
+    messages, steps = _converted_run(source.messages, source.format, to, 0, ids.runs(to))
+    notes = [note for step in steps for note in step]
     instructions = _instructions(source, to, messages, notes)
     return Conversation(format=to, messages=tuple(messages), instructions=instructions, notes=tuple(notes))
 
@@ -142,19 +136,29 @@ def convert_alone(run: Conversation, to: str, base: int, runs: Runs) -> tuple[Co
         for _, _, call in placed_calls(run.messages):
             if FORMATS[to].id_rule.problem(call.id) is not None or "original_id" in package_info(call.meta_json):
                 return None
+    messages, steps = _converted_run(run.messages, run.format, to, base, runs)
+    return Conversation(format=to, messages=tuple(messages)), steps
+
+
+def _converted_run(
+    run: Sequence[Message], source: str, to: str, base: int, runs: Runs
+) -> tuple[list[Message], StepNotes]:
+    """`convert`'s steps on the messages of a conversation of format `source` from index
+    `base` on, with what `runs` knows of the whole: the messages converted, and the notes by
+    step. `convert` takes them on a whole conversation, `convert_alone` on a run."""
     steps: StepNotes = ([], [], [], [], [], [])
-    placed = _placed_results(list(run.messages), steps[0], base)
+    placed = _placed_results(list(run), steps[0], base)
     at = base + runs.bridges  # the index of the run's first message once messages are put between
     messages = _bridged(placed, FORMATS[to].bridge_text, steps[1], runs, at)
     runs.bridges += len(messages) - len(placed)
     messages = _rewritten_ids(messages, to, steps[2], runs, at)
     messages = _structured(messages, to, steps[3], at)
     messages = [_cleaned(at + index, message, to, steps[4]) for index, message in enumerate(messages)]
-    _call_form_notes(run.format, to, messages, steps[5], at)
-    return Conversation(format=to, messages=tuple(messages)), steps
+    _call_form_notes(source, to, messages, steps[5], at)
+    return messages, steps
 
 
-def _structured(messages: list[Message], to: str, notes: list[Note], base: int = 0) -> list[Message]:
+def _structured(messages: list[Message], to: str, notes: list[Note], base: int) -> list[Message]:
     """Each result's MCP `structuredContent` (its `meta` under `mcp`) put where the target
     holds a structured result, when it does (a note for each; `base`: the index of the first
     message in the whole conversation)."""
@@ -185,7 +189,7 @@ def _structured(messages: list[Message], to: str, notes: list[Note], base: int =
     return output
 
 
-def _placed_results(messages: list[Message], notes: list[Note], base: int = 0) -> list[Message]:
+def _placed_results(messages: list[Message], notes: list[Note], base: int) -> list[Message]:
     """Each call's results right after the assistant message holding it (the others in order;
     `base`: the index of the first message in the whole conversation)."""
     results: dict[str, list[int]] = {}
@@ -222,7 +226,7 @@ def _placed_results(messages: list[Message], notes: list[Note], base: int = 0) -
     return output
 
 
-def _bridged(messages: list[Message], text: str, notes: list[Note], runs: Runs, base: int = 0) -> list[Message]:
+def _bridged(messages: list[Message], text: str, notes: list[Note], runs: Runs, base: int) -> list[Message]:
     """With `text` (the target's `bridge_text`), an assistant message saying it between a
     tool result and a user message right after it (a note for each); the message before the
     first is `runs.last` (`base`: the index of the first message in the whole conversation
@@ -254,7 +258,7 @@ def _bridged(messages: list[Message], text: str, notes: list[Note], runs: Runs, 
     return output
 
 
-def _rewritten_ids(messages: list[Message], to: str, notes: list[Note], runs: Runs, base: int = 0) -> list[Message]:
+def _rewritten_ids(messages: list[Message], to: str, notes: list[Note], runs: Runs, base: int) -> list[Message]:
     """Each call ID that changes (`runs.new_ids`) changed, in its call and its results (a note
     for each call; `base`: the index of the first message in the whole conversation)."""
     new_ids, preferred = runs.new_ids, runs.preferred
@@ -404,7 +408,7 @@ def _not_an_object(raw: object) -> bool:
     return True
 
 
-def _call_form_notes(source: str, to: str, messages: list[Message], notes: list[Note], base: int = 0) -> None:
+def _call_form_notes(source: str, to: str, messages: list[Message], notes: list[Note], base: int) -> None:
     """A note for each call the target writes in another form: its arguments as JSON text
     where the source had the object (or the other way), its ID left out (the target has
     none), or an ID the source's `load` made up written as if it were the call's own
