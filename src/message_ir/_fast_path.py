@@ -14,7 +14,7 @@ flag because the validator's walk must not pay for copies, and the constructors'
 exactly what it checked.
 
 Its safety rules are the guard's: exact type checks on each value itself before use; a
-`dict` is used only once `_untyped.str_keyed_dict` has confirmed it is an exact `dict` whose
+`dict` is used only once `_untyped.str_keyed_dict` (or `plain_str_keyed_dict`) has confirmed it is an exact `dict` whose
 keys are exact `str`s (compared by type identity), so no caller `__hash__` or `__eq__` can
 run (the copy lists an exact `dict`'s items first and checks each key's type before it
 hashes it into the copy); nested values are walked by recursion bounded by `MAX_DEPTH`,
@@ -47,11 +47,18 @@ from message_ir._model import (
     ToolResultMessage,
     UserMessage,
 )
-from message_ir._untyped import exact_dict_items, exact_sequence_items, instance_dict, str_keyed_dict
+from message_ir._untyped import (
+    exact_dict_items,
+    exact_sequence_items,
+    instance_dict,
+    plain_str_keyed_dict,
+    str_keyed_dict,
+)
 from message_ir._wire import BLOCKS, MESSAGES, META
 
 _surrogate_in: Final = LONE_SURROGATE.search
 _isfinite: Final = math.isfinite
+_isascii: Final = str.isascii  # called as a function: compiled code looks a method up by name
 _Raw: Final = msgspec.Raw
 # The number of keys of each record without `meta` (from the wire table): with every required
 # key present, no other can be; one more key must be a valid `meta`.
@@ -75,15 +82,15 @@ def _json_object(value: object) -> bool:
     """A JSON object in the JSON form: an exact `dict` (or `FrozenJsonObject`) of JSON values."""
     if type(value) is FrozenJsonObject:
         return _frozen_members(value, 1)
-    record = str_keyed_dict(value)
-    return record is not None and _plain_keys(record) and _json_members(list(record.values()), 1)
+    record = plain_str_keyed_dict(value, _surrogate_in)
+    return record is not None and _json_members(list(record.values()), 1)
 
 
 def _frozen_members(value: FrozenJsonObject, level: int) -> bool:
     """`_json_members` for the package's frozen object, whose internal mapping is checked too
     (`object.__setattr__` can replace it with anything)."""
-    record = str_keyed_dict(_field(value, "_items"))
-    return record is not None and _plain_keys(record) and _json_members(list(record.values()), level)
+    record = plain_str_keyed_dict(_field(value, "_items"), _surrogate_in)
+    return record is not None and _json_members(list(record.values()), level)
 
 
 def _raw_object(raw: object, optional: bool) -> bool:
@@ -95,18 +102,12 @@ def _raw_object(raw: object, optional: bool) -> bool:
     return is_arguments_text(raw)
 
 
-def _plain_keys(record: dict[str, object]) -> bool:
-    """Keys (exact `str`s already) with no lone surrogate: all keys joined, one C pass."""
-    joined = "".join(record)
-    return joined.isascii() or _surrogate_in(joined) is None
-
-
 def _json_members(values: list[object], level: int) -> bool:
     """Whether every value, held by a container at nesting `level`, is a JSON value within
     `MAX_DEPTH`. Scalars are checked inline; containers recurse, at most `MAX_DEPTH` deep."""
     for value in values:
         if type(value) is str:
-            if not value.isascii() and _surrogate_in(value) is not None:
+            if not _isascii(value) and _surrogate_in(value) is not None:
                 return False
         elif type(value) is int:
             if value.bit_length() > SAFE_INT_BITS:  # long: the careful pass looks closer
@@ -123,9 +124,9 @@ def _json_members(values: list[object], level: int) -> bool:
             if not _frozen_members(value, level + 1):
                 return False
         else:
-            record = str_keyed_dict(value)
+            record = plain_str_keyed_dict(value, _surrogate_in)
             if record is not None:
-                if not _plain_keys(record) or not _json_members(list(record.values()), level + 1):
+                if not _json_members(list(record.values()), level + 1):
                     return False
                 continue
             items = exact_sequence_items(value)
@@ -135,11 +136,11 @@ def _json_members(values: list[object], level: int) -> bool:
 
 
 def _text(value: object) -> bool:
-    return type(value) is str and (value.isascii() or _surrogate_in(value) is None)
+    return type(value) is str and (_isascii(value) or _surrogate_in(value) is None)
 
 
 def _identifier(value: object) -> bool:
-    return type(value) is str and value != "" and (value.isascii() or _surrogate_in(value) is None)
+    return type(value) is str and value != "" and (_isascii(value) or _surrogate_in(value) is None)
 
 
 def transcript_is_valid(value: object, *, check_linkage: bool = True) -> bool:
@@ -189,7 +190,7 @@ def _transcript_is_valid(value: object, check_linkage: bool) -> bool:
                 check_linkage and pending.pop(call_id, None) != tool_name
             ):
                 return False
-            if not (content.isascii() and message_id.isascii() and call_id.isascii() and tool_name.isascii()) and (
+            if not (_isascii(content) and _isascii(message_id) and _isascii(call_id) and _isascii(tool_name)) and (
                 _surrogate_in(message_id + call_id + tool_name + content) is not None
             ):
                 return False
@@ -200,7 +201,7 @@ def _transcript_is_valid(value: object, check_linkage: bool) -> bool:
             if (
                 type(assistant_id) is not str
                 or not assistant_id
-                or not (assistant_id.isascii() or _surrogate_in(assistant_id) is None)
+                or not (_isascii(assistant_id) or _surrogate_in(assistant_id) is None)
                 or not (
                     assistant_meta is NO_META
                     or (type(assistant_meta) is _Raw and assistant_meta and _raw_object(assistant_meta, optional=True))
@@ -219,7 +220,7 @@ def _transcript_is_valid(value: object, check_linkage: bool) -> bool:
                 or (type(user_meta) is _Raw and user_meta and _raw_object(user_meta, optional=True))
             ):
                 return False
-            if not (text.isascii() and user_id.isascii()) and _surrogate_in(user_id + text) is not None:
+            if not (_isascii(text) and _isascii(user_id)) and _surrogate_in(user_id + text) is not None:
                 return False
         else:
             record = str_keyed_dict(message)
@@ -314,7 +315,7 @@ def _struct_blocks(blocks: list[object], pending: dict[str, str], seen: set[str]
             text_meta: object = block.meta_json
             if (
                 type(text) is not str
-                or not (text.isascii() or _surrogate_in(text) is None)
+                or not (_isascii(text) or _surrogate_in(text) is None)
                 or not (
                     text_meta is NO_META
                     or (type(text_meta) is _Raw and text_meta and _raw_object(text_meta, optional=True))
@@ -342,7 +343,7 @@ def _struct_blocks(blocks: list[object], pending: dict[str, str], seen: set[str]
         raw: object = block.arguments_json
         if type(call_id) is not str or type(name) is not str or not call_id or not name:
             return False
-        if not (call_id.isascii() and name.isascii()) and _surrogate_in(call_id + name) is not None:
+        if not (_isascii(call_id) and _isascii(name)) and _surrogate_in(call_id + name) is not None:
             return False
         if type(raw) is not msgspec.Raw or (  # the type first: an unmarked call's mark is `None`
             instance_dict(block).get(CHECKED_KEY) is not raw and not is_arguments_text(raw)  # not made by the package
@@ -389,10 +390,10 @@ def _copy_object(items: list[tuple[object, object]], level: int) -> dict[str, ob
     lone surrogate, each value a JSON value."""
     copy: dict[str, object] = {}
     for key, value in items:
-        if type(key) is not str or (not key.isascii() and _surrogate_in(key) is not None):
+        if type(key) is not str or (not _isascii(key) and _surrogate_in(key) is not None):
             return None
         if type(value) is str:
-            if not value.isascii() and _surrogate_in(value) is not None:
+            if not _isascii(value) and _surrogate_in(value) is not None:
                 return None
             copy[key] = value
         elif type(value) is int:
@@ -418,7 +419,7 @@ def _copy_array(elements: list[object], level: int) -> list[object] | None:
     copy: list[object] = []
     for value in elements:
         if type(value) is str:
-            if not value.isascii() and _surrogate_in(value) is not None:
+            if not _isascii(value) and _surrogate_in(value) is not None:
                 return None
             copy.append(value)
         elif type(value) is int:
