@@ -4,8 +4,11 @@ each line, in compact arrays, and what is found on them.
 Each line's head is read (`_tree.heads`, decoded in C, the rest of the line skipped): its ID
 and parent, whether it is a message line and whose, and the IDs it holds (its calls, the
 calls it answers, its API message). Held for the whole log: a byte of flags, a parent link
-and where it ends in the text per line, a digest per line ID and per call or message ID (128 bits from two of Python's
-keyed string hashes, as `message_ir`'s streaming linkage keeps them).
+and where it ends in the text per line, a digest per line ID and per call or message ID (128
+bits from two of Python's keyed string hashes, as `message_ir`'s streaming linkage keeps
+them). The digests a line holds are kept in one flat list per kind, with where each line's
+end (`LineDigests`), not in a dict by line: about a third of the memory on a log of short
+lines.
 
 On them: the branch the agent resumes (or the one ending at a leaf), walked as `_tree.walk`
 walks it, with the notes a load makes of it (`plan`); where a segment of `_segments` may end
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
 from typing import Final, NamedTuple
 
 from message_ir.adapters._conversation import Note
@@ -57,6 +61,46 @@ class Plan(NamedTuple):
     """The notes a load makes of the branch (lines off it, broken links), when asked for."""
 
 
+class LineDigests:
+    """Per line, the digests of one kind it holds (its calls, the calls it answers, its API
+    message), in the order the lines came.
+
+    One flat list of digests and, per line, where its digests end: 8 bytes a line and 8 a
+    digest (`record` gives the lines of one API message the same digest object), where a
+    dict of tuples by line took about 125 bytes a line that held one digest, and 170 with a
+    call's tuple. `record` appends to both as it goes (a call per line would cost more).
+    """
+
+    __slots__ = ("digests", "ends")
+
+    def __init__(self) -> None:
+        self.digests: list[int] = []
+        self.ends: array[int] = array("q", [0])  # line n's digests are [ends[n], ends[n + 1])
+
+    def get(self, number: int) -> list[int]:
+        """The digests of line `number` (a new list; empty when it holds none)."""
+        ends = self.ends
+        return self.digests[ends[number] : ends[number + 1]]
+
+    def one(self, number: int) -> int | None:
+        """The first digest of line `number`, `None` when it holds none."""
+        ends = self.ends
+        start = ends[number]
+        return self.digests[start] if start != ends[number + 1] else None
+
+    def holds(self, number: int) -> bool:
+        """Whether line `number` holds a digest of this kind."""
+        return self.ends[number] != self.ends[number + 1]
+
+    def items(self) -> Iterator[tuple[int, list[int]]]:
+        """Each line holding digests, with them, in line order."""
+        ends, held = self.ends, self.digests
+        for number in range(len(ends) - 1):
+            start, end = ends[number], ends[number + 1]
+            if start != end:
+                yield number, held[start:end]
+
+
 class Lines:
     """The first pass's record of a log's lines (see `plan`)."""
 
@@ -66,9 +110,9 @@ class Lines:
         self.ends: array[int] = array("q")  # line -> the offset after its newline
         self.first: dict[int, int] = {}  # a line ID's digest -> the first line with it
         self.pending: dict[int, list[int]] = {}  # a parent not met yet -> the lines naming it
-        self.groups: dict[int, int] = {}  # line -> its API message's digest
-        self.calls: dict[int, tuple[int, ...]] = {}  # line -> its calls' digests
-        self.answers: dict[int, tuple[int, ...]] = {}  # line -> the digests of the calls it answers
+        self.groups = LineDigests()  # line -> its API message's digest (one at most)
+        self.calls = LineDigests()  # line -> its calls' digests
+        self.answers = LineDigests()  # line -> the digests of the calls it answers
         self.tildes: dict[int, tuple[str, ...]] = {}  # line -> its call IDs that hold a `~` (as renames do)
         self.keeps: dict[int, int] = {}  # pi's compaction line -> the digest of the first entry it keeps
         self.same: dict[int, int] = {}  # a line whose ID an earlier line has -> that line
@@ -152,10 +196,16 @@ def record(source: object, keys: Keys) -> Lines:
     """What the first pass keeps of each line."""
     lines = Lines()
     flags, parents, first = lines.flags, lines.parents, lines.first
+    groups, calls, answers = lines.groups.digests, lines.calls.digests, lines.answers.digests
+    group_ends, call_ends, answer_ends = lines.groups.ends.append, lines.calls.ends.append, lines.answers.ends.append
+    group = 0
     for number, head in enumerate(heads(source, (), keys, lines.ends)):
         if head is None:
             flags.append(0)
             parents.append(_NO_NODE)
+            group_ends(len(groups))
+            call_ends(len(calls))
+            answer_ends(len(answers))
             continue
         facts = keys.facts(head)
         flag = (
@@ -192,13 +242,18 @@ def record(source: object, keys: Keys) -> Lines:
             if facts.keeps_from is not None:
                 lines.keeps[number] = digest(facts.keeps_from)
         if facts.group is not None:
-            lines.groups[number] = digest(facts.group)
+            held = digest(facts.group)
+            group = group if held == group else held  # the lines of one API message share it
+            groups.append(group)
+        group_ends(len(groups))
         if facts.calls:
-            lines.calls[number] = tuple(map(digest, facts.calls))
+            calls.extend(map(digest, facts.calls))
             if any("~" in each for each in facts.calls):
                 lines.tildes[number] = tuple(each for each in facts.calls if "~" in each)
+        call_ends(len(calls))
         if facts.answers:
-            lines.answers[number] = tuple(map(digest, facts.answers))
+            answers.extend(map(digest, facts.answers))
+        answer_ends(len(answers))
         flags.append(flag)
         parents.append(parent)
     for parent_id, children in lines.pending.items():
@@ -269,8 +324,8 @@ def index(lines: Lines) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
     """The lines of each API message, and the lines answering each call (by digest)."""
     if lines.index is None:
         groups: dict[int, list[int]] = {}
-        for number, group in lines.groups.items():
-            groups.setdefault(group, []).append(number)
+        for number, held in lines.groups.items():
+            groups.setdefault(held[0], []).append(number)
         answering: dict[int, list[int]] = {}
         for number, answers in lines.answers.items():
             for answer in answers:
@@ -286,10 +341,10 @@ def complete_turns(lines: Lines, on: bytearray, sidechain: bool, held: list[int]
     answering a call it holds (added lines' calls included): the same lines in any order."""
     flags = lines.flags
     by_group, answering = index(lines)
-    groups = {lines.groups[number] for number in held if number in lines.groups}
+    groups = {group for number in held for group in lines.groups.get(number)}
     calls: set[int] = set()
     for number in held:
-        calls.update(lines.calls.get(number, ()))
+        calls.update(lines.calls.get(number))
     pending = [number for group in groups for number in by_group.get(group, ())]
     for call in calls:
         pending.extend(answering.get(call, ()))
@@ -301,7 +356,7 @@ def complete_turns(lines: Lines, on: bytearray, sidechain: bool, held: list[int]
             continue
         on[number] = 1
         held.append(number)
-        for call in lines.calls.get(number, ()):
+        for call in lines.calls.get(number):
             if call not in calls:
                 calls.add(call)
                 pending.extend(answering.get(call, ()))
@@ -311,46 +366,64 @@ def cuts_of(lines: Lines, on: bytearray | None) -> tuple[array[int], frozenset[i
     """The lines a segment may start at (see the module docstring), the call IDs used by more
     than one call, and those that hold a `~`."""
     flags = lines.flags
-    messages = [number for number, flag in enumerate(flags) if flag & IS_MESSAGE and (on is None or on[number])]
-    reach: dict[int, int] = {}  # a line opening an ID's use -> the last line of that use
+    # A line opening an ID's use -> the last line of that use (-1: none). An array by line, as
+    # the message lines are listed twice below rather than kept: a log of short lines has
+    # millions, and a dict or a list of them took about 80 and 36 bytes each.
+    reach = array("q", [-1]) * len(flags)
     latest: dict[int, int] = {}  # a call ID -> the line of its latest call (a use runs to its last result)
     early: dict[int, int] = {}  # a call ID -> the first result naming it before any call (until its call)
     first: dict[int, int] = {}  # an API message -> its first line
     reused: set[int] = set()
     avoid: set[str] = set()
-    for number in messages:
-        for key in lines.calls.get(number, ()):
-            start = early.pop(key, None)
-            if start is not None:
-                reach[start] = max(reach.get(start, -1), number)
-            if key in latest:
-                reused.add(key)
-            latest[key] = number
-        for key in lines.answers.get(number, ()):
-            start = latest.get(key)
-            if start is None:
-                early.setdefault(key, number)
-            elif start != number:
-                reach[start] = max(reach.get(start, -1), number)
-        group = lines.groups.get(number)
-        if group is not None:
-            start = first.setdefault(group, number)
+    # The tables' arrays read here directly (a line's digests looked up only when it has some):
+    # this loop runs once a message line.
+    calls, call_ends = lines.calls.digests, lines.calls.ends
+    answers, answer_ends = lines.answers.digests, lines.answers.ends
+    groups, group_ends = lines.groups.digests, lines.groups.ends
+    for number in _messages(flags, on):
+        held, end = call_ends[number], call_ends[number + 1]
+        if held != end:
+            for key in calls[held:end]:
+                start = early.pop(key, None)
+                if start is not None:
+                    reach[start] = max(reach[start], number)
+                if key in latest:
+                    reused.add(key)
+                latest[key] = number
+            avoid.update(lines.tildes.get(number, ()))
+        held, end = answer_ends[number], answer_ends[number + 1]
+        if held != end:
+            for key in answers[held:end]:
+                start = latest.get(key)
+                if start is None:
+                    early.setdefault(key, number)
+                elif start != number:
+                    reach[start] = max(reach[start], number)
+        held = group_ends[number]
+        if held != group_ends[number + 1]:
+            start = first.setdefault(groups[held], number)
             if start != number:
-                reach[start] = max(reach.get(start, -1), number)
-        avoid.update(lines.tildes.get(number, ()))
+                reach[start] = max(reach[start], number)
     latest.clear()
     first.clear()
     linked_past = _linked_past(lines.parents)
     cuts: array[int] = array("q")
     open_until = -1
     after_assistant: bool | None = None
-    for number in messages:
+    for number in _messages(flags, on):
         assistant = bool(flags[number] & IS_ASSISTANT)
         if assistant and after_assistant is False and open_until < number and linked_past[number] < number:
             cuts.append(number)
-        open_until = max(open_until, reach.get(number, -1))
+        open_until = max(open_until, reach[number])
         after_assistant = assistant
     return cuts, frozenset(reused), frozenset(avoid)
+
+
+def _messages(flags: bytearray, on: bytearray | None) -> Iterator[int]:
+    """The message lines (on the branch, when there is one), in order."""
+    if on is None:
+        return (number for number, flag in enumerate(flags) if flag & IS_MESSAGE)
+    return (number for number, flag in enumerate(flags) if flag & IS_MESSAGE and on[number])
 
 
 def _linked_past(parents: array[int]) -> array[int]:

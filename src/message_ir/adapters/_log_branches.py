@@ -99,12 +99,12 @@ class Paths:
         """The lines `number` completes a turn of, were it on a branch: those of its API
         message, those answering its calls."""
         lines = self.lines
-        group = lines.groups.get(number)
+        group = lines.groups.one(number)
         if group is not None:
             for other in self.by_group.get(group, ()):
                 if other != number:
                     yield other
-        for call in lines.calls.get(number, ()):
+        for call in lines.calls.get(number):
             for other in self.answering.get(call, ()):
                 if other != number:
                     yield other
@@ -146,13 +146,13 @@ class Paths:
     def _watch(self, number: int) -> bool:
         """Whether a leaf must go over `number` when it is added: a leaf two walks do not hold
         yet, or a line that makes calls."""
-        return self.holding.get(number, 2) < 2 or number in self.lines.calls
+        return self.holding.get(number, 2) < 2 or self.lines.calls.holds(number)
 
     def _made(self, number: int, change: int) -> None:
         """The direct line `number` came (`change` 1) or went (-1): the calls it makes."""
         side = self._side(number)
         made = self.made[side]
-        for call in self.lines.calls.get(number, ()):
+        for call in self.lines.calls.get(number):
             was = self._open(call, side)
             made[call] = made.get(call, 0) + change
             if self._open(call, side) != was:
@@ -194,7 +194,7 @@ class Paths:
         self._take_off(number)
         self.messages += self.lines.flags[number] & IS_MESSAGE
         self.compactions += number in self.lines.keeps
-        for call in self.lines.calls.get(number, ()):
+        for call in self.lines.calls.get(number):
             self._path_call(call, 1)
         for other in self._partners(number):
             self.anchors[other] += 1
@@ -208,7 +208,7 @@ class Paths:
         self.on[number] = 0
         self.messages -= self.lines.flags[number] & IS_MESSAGE
         self.compactions -= number in self.lines.keeps
-        for call in self.lines.calls.get(number, ()):
+        for call in self.lines.calls.get(number):
             self._path_call(call, -1)
         for other in self._partners(number):
             self.anchors[other] -= 1
@@ -230,16 +230,16 @@ class Paths:
         pending: list[int] = []
         done: list[int] = []  # leaves two walks hold: they end no branch, and need no more counting
         for number in self.watched[side]:
-            if number in lines.calls and self.in_ring[number]:
+            if lines.calls.holds(number) and self.in_ring[number]:
                 pending.append(number)
             if number in holding:
                 holding[number] += 1
-                if holding[number] >= 2 and number not in lines.calls:
+                if holding[number] >= 2 and not lines.calls.holds(number):
                     done.append(number)
         self.watched[side].difference_update(done)
         while pending:
             number = pending.pop()
-            for call in lines.calls.get(number, ()):
+            for call in lines.calls.get(number):
                 if self.path_calls.get(call) or self.made[side].get(call) or call in more:
                     continue  # made on the path, or its answers are in the first ring already
                 more.add(call)
