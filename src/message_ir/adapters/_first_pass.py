@@ -7,8 +7,8 @@ calls it answers, its API message). Held for the whole log: a byte of flags, a p
 and where it ends in the text per line, a digest per line ID and per call or message ID (128
 bits from two of Python's keyed string hashes, as `message_ir`'s streaming linkage keeps
 them). The digests a line holds are kept in one flat list per kind, with where each line's
-end (`LineDigests`), not in a dict by line: about a third of the memory on a log of short
-lines.
+digests end (`LineDigests`), not in a dict by line: about a third of the memory on a log of
+short lines.
 
 On them: the branch the agent resumes (or the one ending at a leaf), walked as `_tree.walk`
 walks it, with the notes a load makes of it (`plan`); where a segment of `_segments` may end
