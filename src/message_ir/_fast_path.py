@@ -16,9 +16,9 @@ exactly what it checked.
 Its safety rules are the guard's: exact type checks on each value itself before use; a
 `dict` is used only once `_untyped.str_keyed_dict` (or `plain_str_keyed_dict`) has confirmed
 it is an exact `dict` whose keys are exact `str`s (compared by type identity), so no caller
-`__hash__` or `__eq__` can run (the copy lists an exact `dict`'s items first and checks each key's type before it
-hashes it into the copy); nested values are walked by recursion bounded by `MAX_DEPTH`,
-which also ends a cycle.
+`__hash__` or `__eq__` can run (the copy lists an exact `dict`'s items first and checks each
+key's type before it hashes it into the copy); nested values are walked by recursion bounded
+by `MAX_DEPTH`, which also ends a cycle.
 
 Typing: every value is narrowed where it is used (`type(value) is str` on the value, not on
 a cached `type(value)`), and containers are listed through the typed helpers of `_untyped`
