@@ -109,8 +109,8 @@ def test_the_real_logs_are_cut_into_several_segments() -> None:
 
 def mutated(lines: list[bytes], operations: list[tuple[int, int, int]]) -> bytes:
     """`lines` changed by each `(kind, i, j)`: a line dropped, repeated, swapped, cut short,
-    given a reused ID's rename (`~2`), its type changed, a parent link broken, or every call
-    ID numbered afresh (IDs used again and again)."""
+    given a reused ID's rename (`~2`), its type changed, a parent link broken, every call
+    ID numbered afresh (IDs used again and again), or a call ID made an array or an object."""
     lines = list(lines)
     for kind, first, second in operations:
         if not lines:
@@ -132,8 +132,11 @@ def mutated(lines: list[bytes], operations: list[tuple[int, int, int]]) -> bytes
             lines[i] = (
                 lines[i].replace(b'"parentUuid":"', b'"parentUuid":"x', 1).replace(b'"parentId":"', b'"parentId":"x', 1)
             )
-        else:
+        elif kind == 7:
             lines = numbered_afresh(lines, second % 3 + 1)
+        else:
+            replacement = rb"[\g<0>]" if second % 2 else rb'{"id":\g<0>}'
+            lines[i] = _CALL_ID.sub(replacement, lines[i], count=1)
     return b"".join(line + b"\n" for line in lines)
 
 
@@ -153,7 +156,7 @@ def numbered_afresh(lines: list[bytes], count: int) -> list[bytes]:
 
 
 OPERATIONS = st.lists(
-    st.tuples(st.integers(0, 7), st.integers(0, 10**6), st.integers(0, 10**6)), min_size=1, max_size=5
+    st.tuples(st.integers(0, 8), st.integers(0, 10**6), st.integers(0, 10**6)), min_size=1, max_size=5
 )
 
 
@@ -507,3 +510,22 @@ def test_a_line_of_the_assistant_type_holding_a_user_message_starts_no_segment()
     data = b"".join(line + b"\n" for line in lines)
     assert list(_first_pass.plan(data, claude_code._KEYS, None).cuts) == [1, 5]  # none at line 3
     assert segmented(claude_code, data, 1, fast=True) == whole_check(claude_code, data)
+
+
+@pytest.mark.parametrize(
+    ("line", "key", "path"),
+    [(1, "id", "$[1].message.content[0].id"), (2, "tool_use_id", "$[2].message.content[0].tool_use_id")],
+)
+@pytest.mark.parametrize("value", [["toolu_0"], {"id": "toolu_0"}])
+def test_a_call_id_that_is_an_array_or_an_object_is_a_format_problem(
+    line: int, key: str, path: str, value: object
+) -> None:
+    """The fast path put each call ID in a set: one that is not a string raised `TypeError`,
+    and `check` said "a bug in message-ir" instead of what the careful path says."""
+    lines = [json.loads(each) for each in conversation_lines(1)]
+    lines[line]["message"]["content"][0][key] = value
+    data = b"".join(json.dumps(each).encode() + b"\n" for each in lines)
+    expected = (Diagnostic("BAD_FORMAT", line, path, "Expected a non-empty `str`"),)
+    assert claude_code.check(data) == expected
+    assert whole_check(claude_code, data) == expected
+    assert claude_code._clean(data, None) is None

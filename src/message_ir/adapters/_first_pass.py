@@ -367,7 +367,7 @@ def cuts_of(lines: Lines, on: bytearray | None) -> tuple[array[int], frozenset[i
     than one call, and those that hold a `~`."""
     flags = lines.flags
     # A line opening an ID's use -> the last line of that use (-1: none). An array by line, as
-    # the message lines are listed twice below rather than kept: a log of short lines has
+    # the message lines are gone over twice below rather than listed: a log of short lines has
     # millions, and a dict or a list of them took about 80 and 36 bytes each.
     reach = array("q", [-1]) * len(flags)
     latest: dict[int, int] = {}  # a call ID -> the line of its latest call (a use runs to its last result)
@@ -380,7 +380,9 @@ def cuts_of(lines: Lines, on: bytearray | None) -> tuple[array[int], frozenset[i
     calls, call_ends = lines.calls.digests, lines.calls.ends
     answers, answer_ends = lines.answers.digests, lines.answers.ends
     groups, group_ends = lines.groups.digests, lines.groups.ends
-    for number in _messages(flags, on):
+    for number, flag in enumerate(flags):
+        if not flag & IS_MESSAGE or (on is not None and not on[number]):
+            continue
         held, end = call_ends[number], call_ends[number + 1]
         if held != end:
             for key in calls[held:end]:
@@ -410,20 +412,15 @@ def cuts_of(lines: Lines, on: bytearray | None) -> tuple[array[int], frozenset[i
     cuts: array[int] = array("q")
     open_until = -1
     after_assistant: bool | None = None
-    for number in _messages(flags, on):
-        assistant = bool(flags[number] & IS_ASSISTANT)
+    for number, flag in enumerate(flags):
+        if not flag & IS_MESSAGE or (on is not None and not on[number]):
+            continue
+        assistant = bool(flag & IS_ASSISTANT)
         if assistant and after_assistant is False and open_until < number and linked_past[number] < number:
             cuts.append(number)
         open_until = max(open_until, reach[number])
         after_assistant = assistant
     return cuts, frozenset(reused), frozenset(avoid)
-
-
-def _messages(flags: bytearray, on: bytearray | None) -> Iterator[int]:
-    """The message lines (on the branch, when there is one), in order."""
-    if on is None:
-        return (number for number, flag in enumerate(flags) if flag & IS_MESSAGE)
-    return (number for number, flag in enumerate(flags) if flag & IS_MESSAGE and on[number])
 
 
 def _linked_past(parents: array[int]) -> array[int]:

@@ -190,7 +190,7 @@ def _clean(data: bytes, on: frozenset[int] | None) -> int | None:
     turns: list[list[object] | str] = []  # the IR's order: an assistant's blocks, a user's content
     user: list[bool] = []
     joined: dict[str, int] = {}  # message.id -> its turn
-    called: set[object] = set()  # the call IDs of the lines read so far: `load` names a result by them
+    called: set[str] = set()  # the call IDs of the lines read so far: `load` names a result by them
     for number, raw in enumerate(data.split(b"\n")[:-1]):
         try:
             value = _json.decode(raw)  # as `load` parses a line
@@ -209,19 +209,34 @@ def _clean(data: bytes, on: frozenset[int] | None) -> int | None:
             return None
         content = message.get("content")
         if line_type == "user":
-            if "id" in message or not (type(content) is str or _array(content)):
+            if "id" in message:
                 return None
-            items = [] if type(content) is str else _array(content) or []
-            if any(_answers(item) not in called for item in items if _answers(item) is not None):
-                return None  # a result before its call's line: `load` names no tool for it
-            turns.append(content if type(content) is str else items)
+            if type(content) is str:
+                turns.append(content)
+            elif type(content) is list and content:
+                for item in content:
+                    block = _object(item)
+                    if block is not None and block.get("type") == "tool_result":
+                        answered = block.get("tool_use_id")
+                        if answered is not None and (type(answered) is not str or answered not in called):
+                            return None  # a result before its call's line: `load` names no tool for it
+                turns.append(content)
+            else:
+                return None
             user.append(True)
             continue
-        blocks = _array(content)
         message_id = message.get("id")
-        if not blocks or type(message_id) is not str:
+        if type(content) is not list or not content or type(message_id) is not str:
             return None
-        called.update(block.get("id") for block in map(as_object, blocks) if block is not None)
+        blocks: list[object] = content
+        for item in blocks:
+            block = _object(item)
+            if block is not None:
+                call_id = block.get("id")
+                if call_id is not None:
+                    if type(call_id) is not str:
+                        return None  # an ID `load` refuses: the careful path says so
+                    called.add(call_id)
         into = joined.get(message_id)
         if into is None:
             joined[message_id] = len(turns)
@@ -248,12 +263,6 @@ def _object(value: object) -> dict[str, object] | None:
 
 def _array(value: object) -> list[object] | None:
     return value if type(value) is list else None
-
-
-def _answers(item: object) -> object:
-    """The call a `tool_result` block answers, else `None`."""
-    block = _object(item)
-    return None if block is None or block.get("type") != "tool_result" else block.get("tool_use_id")
 
 
 def _held(line: dict[str, object]) -> bool:
@@ -287,7 +296,9 @@ def _assistant_clean(blocks: list[object] | str, linkage: _fast_line.Linkage) ->
         kind = block.get("type")
         if kind == "tool_use":
             call_id, name, arguments = block.get("id"), block.get("name"), _object(block.get("input"))
-            if not set(block) <= _CALL_KEYS or type(call_id) is not str or type(name) is not str or arguments is None:
+            if not _CALL_KEYS.issuperset(block) or type(call_id) is not str or type(name) is not str:
+                return None
+            if arguments is None:
                 return None
             if not linkage.call(call_id, name, arguments):
                 return None
@@ -313,7 +324,7 @@ def _user_clean(content: list[object] | str, linkage: _fast_line.Linkage) -> int
         kind = block.get("type")
         if kind == "tool_result":
             call_id, result, is_error = block.get("tool_use_id"), block.get("content"), block.get("is_error", False)
-            if not set(block) <= _RESULT_KEYS or type(call_id) is not str or type(is_error) is not bool:
+            if not _RESULT_KEYS.issuperset(block) or type(call_id) is not str or type(is_error) is not bool:
                 return None
             if type(result) is not str and not _text_blocks(result):
                 return None
