@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from message_ir.adapters import LogFile, claude_code, pi
@@ -63,14 +63,16 @@ LINE = st.tuples(
     st.sampled_from(["user", "assistant"]),
     st.integers(0, 3),  # the API message of an assistant line (0: none)
     st.lists(st.integers(0, 5), max_size=2),  # the calls an assistant line makes, or a user line answers
+    st.lists(st.integers(0, 5), max_size=1),  # the calls a user line makes too (a line both answering and calling)
 )
 
 
-def tree_log(lines: list[tuple[int, bool, str, int, list[int]]]) -> bytes:
+def tree_log(lines: list[tuple[int, bool, str, int, list[int], list[int]]]) -> bytes:
     """A Claude Code log of lines shaped as given: parents, sides, split API messages, calls
-    and results, all drawn from small pools so that they meet."""
+    and results, all drawn from small pools so that they meet (a user line may make calls
+    too: the lines answering them are then in a ring beyond the first)."""
     written: list[str] = []
-    for number, (back, sidechain, kind, group, calls) in enumerate(lines):
+    for number, (back, sidechain, kind, group, calls, more_calls) in enumerate(lines):
         parent = f"u{number - back}" if 0 < back <= number else None
         if kind == "assistant":
             content: list[dict[str, object]] = [
@@ -80,16 +82,36 @@ def tree_log(lines: list[tuple[int, bool, str, int, list[int]]]) -> bytes:
             if group:
                 message["id"] = f"msg_{group}"
         else:
-            answers = [{"type": "tool_result", "tool_use_id": f"toolu_{call}", "content": "done"} for call in calls]
+            answers: list[dict[str, object]] = [
+                {"type": "tool_result", "tool_use_id": f"toolu_{call}", "content": "done"} for call in calls
+            ]
+            answers += [{"type": "tool_use", "id": f"toolu_{call}", "name": "run", "input": {}} for call in more_calls]
             message = {"role": "user", "content": answers or "go on"}
         line = {"type": kind, "uuid": f"u{number}", "parentUuid": parent, "isSidechain": sidechain, "message": message}
         written.append(json.dumps(line))
     return "".join(line + "\n" for line in written).encode()
 
 
+# Results that make calls too, whose own results lie beyond the first ring: a leaf's walk adds
+# them only when the pass watches the lines that make calls (found by the generator; kept).
+_CALLS_BEYOND_THE_RING: list[tuple[int, bool, str, int, list[int], list[int]]] = [
+    (0, False, "user", 0, [], []),
+    (0, False, "user", 0, [], []),
+    (0, False, "user", 0, [], [0]),
+    (0, False, "user", 0, [0], [2]),
+    (0, False, "user", 0, [2], [1]),
+    *[(0, False, "user", 0, [], [])] * 6,
+    (0, False, "user", 0, [1], []),
+    (8, False, "user", 0, [], []),
+]
+
+
 @settings(max_examples=500, deadline=None)
 @given(st.lists(LINE, min_size=1, max_size=60))
-def test_any_tree_has_the_branches_the_walks_find(lines: list[tuple[int, bool, str, int, list[int]]]) -> None:
+@example(_CALLS_BEYOND_THE_RING)
+def test_any_tree_has_the_branches_the_walks_find(
+    lines: list[tuple[int, bool, str, int, list[int], list[int]]],
+) -> None:
     """Trees with many leaves, turns completed off the path (split messages, results hanging
     elsewhere, calls made off the path whose results hang elsewhere still): the counts the
     pass keeps as it goes are the walks' own."""
