@@ -198,7 +198,8 @@ def record(source: object, keys: Keys) -> Lines:
     flags, parents, first = lines.flags, lines.parents, lines.first
     groups, calls, answers = lines.groups.digests, lines.calls.digests, lines.answers.digests
     group_ends, call_ends, answer_ends = lines.groups.ends.append, lines.calls.ends.append, lines.answers.ends.append
-    group = 0
+    group, group_text = 0, None
+    message_lines = 0
     for number, head in enumerate(heads(source, (), keys, lines.ends)):
         if head is None:
             flags.append(0)
@@ -214,7 +215,7 @@ def record(source: object, keys: Keys) -> Lines:
             | (IS_SIDECHAIN if head.sidechain is True else 0)
             | (IS_BOUNDARY if facts.boundary else 0)
         )
-        lines.message_lines += facts.message
+        message_lines += facts.message
         parent = _NO_NODE
         if head.uid is not None:
             flag |= IS_NODE
@@ -242,8 +243,8 @@ def record(source: object, keys: Keys) -> Lines:
             if facts.keeps_from is not None:
                 lines.keeps[number] = digest(facts.keeps_from)
         if facts.group is not None:
-            held = digest(facts.group)
-            group = group if held == group else held  # the lines of one API message share it
+            if facts.group != group_text:  # the lines of one API message share one digest
+                group_text, group = facts.group, digest(facts.group)
             groups.append(group)
         group_ends(len(groups))
         if facts.calls:
@@ -256,6 +257,7 @@ def record(source: object, keys: Keys) -> Lines:
         answer_ends(len(answers))
         flags.append(flag)
         parents.append(parent)
+    lines.message_lines = message_lines
     for parent_id, children in lines.pending.items():
         found = first.get(parent_id)
         if found is not None:
