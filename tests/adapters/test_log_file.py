@@ -25,6 +25,15 @@ def test_a_file_is_read_in_the_lines_of_its_bytes(tmp_path: Path, monkeypatch: p
             assert list(_log_file.file_lines(str(path), end)) == list(_log_file.raw_lines(data[:end]))
 
 
+def test_bytes_are_split_into_their_lines() -> None:
+    """A final newline ends the last line and starts none (the reference `file_lines` is held to)."""
+    for data in SHAPES:
+        for end in range(len(data) + 1):
+            cut = data[:end]
+            expected = cut.split(b"\n")[:-1] if cut.endswith(b"\n") else cut.split(b"\n") if cut else []
+            assert list(_log_file.raw_lines(cut)) == expected
+
+
 def test_a_range_of_a_file_is_the_range_of_its_bytes(tmp_path: Path) -> None:
     path = tmp_path / "log.jsonl"
     data = b"ab\ncd\nef"
