@@ -7,6 +7,7 @@ import copy
 import json
 
 import msgspec
+import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
@@ -16,6 +17,7 @@ from message_ir import (
     Diagnostic,
     FixAction,
     Message,
+    OpaqueBlock,
     TranscriptError,
     assistant_message,
     decode_transcript,
@@ -35,6 +37,7 @@ from message_ir._fast_path import copy_json_object, transcript_is_valid
 from message_ir._json_rule import check_json_tree
 from message_ir._linkage import check_linkage
 from message_ir._shape import ShapeCheck
+from message_ir.adapters._json import opaque_data
 from message_ir.adapters._tools import arguments_value
 from tests.property.strategies import (
     arguments_objects,
@@ -385,6 +388,30 @@ def test_a_writers_arguments_are_the_views_thawed(arguments: dict[str, object]) 
     written = arguments_value(call)
     assert written == call.arguments.thaw()
     assert msgspec.json.encode(written) == msgspec.json.encode(call.arguments.thaw())  # key order and kinds too
+
+
+@given(arguments_objects)
+def test_a_writers_opaque_data_is_the_view_thawed(data: dict[str, object]) -> None:
+    block = opaque_block(format="f", kind="k", data=data)  # type: ignore[arg-type]  # JSON values
+    written = opaque_data(block)
+    assert written == block.data.thaw()
+    assert msgspec.json.encode(written) == msgspec.json.encode(block.data.thaw())  # key order and kinds too
+
+
+def test_a_writers_opaque_data_of_a_block_made_unchecked_raises_as_the_view_does() -> None:
+    """A block made by calling the class directly, its data text empty or no object."""
+    for text, error in (
+        (b"", r"^OpaqueBlock\.data_json is empty$"),
+        (b"[1]", r"^meta_json does not hold a JSON object: \(1,\)$"),
+    ):
+        block = OpaqueBlock(format="f", kind="k", data_json=msgspec.Raw(text))
+        for read in (opaque_data, lambda block: block.data.thaw()):
+            with pytest.raises(TypeError, match=error):
+                read(block)
+    broken = OpaqueBlock(format="f", kind="k", data_json=msgspec.Raw(b"{"))
+    for read in (opaque_data, lambda block: block.data.thaw()):
+        with pytest.raises(msgspec.DecodeError):
+            read(broken)
 
 
 @given(hostile_values)

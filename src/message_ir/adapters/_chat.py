@@ -338,7 +338,7 @@ def _written_assistant(
             parts.append(_records.build_record(block_info, _PART_KEYS, {"type": "text", "text": block.text}))
         elif type(block) is ir.OpaqueBlock:
             if block.format == dialect.name:
-                parts.append(block.data.thaw())
+                parts.append(_json.opaque_data(block))
         elif type(block) is ir.ToolCall:
             calls.append(_written_call(dialect, block, restore))
     values: dict[str, object] = {"role": "assistant"}
@@ -362,7 +362,7 @@ def _written_call(dialect: Dialect, call: ir.ToolCall, restore: dict[str, str]) 
         function_values["arguments"] = written_argument_text(info, call)
     else:
         written_arguments(info, "arguments", call, function_values)
-    function = _records.build_record(as_object(info.get("function")) or {}, _FUNCTION_KEYS, function_values)
+    function = _records.build_record(_json.decoded_object(info.get("function")) or {}, _FUNCTION_KEYS, function_values)
     values: dict[str, object] = {"type": _absent_or_null(info.get("no_type"), "function"), "function": function}
     values["id"] = _absent_or_null(info.get("no_id"), _writing.written_call_id(info, call.id, restore))
     kept = {key: value for key, value in values.items() if value is not _ABSENT}

@@ -14,7 +14,7 @@ from typing import Final, TypeVar, cast
 
 import msgspec
 
-from message_ir import Diagnostic, FrozenJsonObject, JsonInput, frozen_json_object
+from message_ir import Diagnostic, FrozenJsonObject, JsonInput, OpaqueBlock, frozen_json_object
 from message_ir.adapters._surrogates import describe
 
 _decode: Final = msgspec.json.Decoder().decode
@@ -106,6 +106,16 @@ written calls it; a function around it cost a call each time)."""
 decode: Final[Callable[[str | bytes | msgspec.Raw], object]] = _decode
 """The JSON value of JSON text: a `meta`'s, or an arguments string (raises `msgspec.DecodeError`):
 msgspec's decoder itself, typed to give `object` (every record read calls it)."""
+
+
+def opaque_data(block: OpaqueBlock) -> dict[str, object]:
+    """An opaque block's `data` as plain data, the values `block.data.thaw()` gives: its own JSON
+    text decoded, without building the read-only view first (every writer of such a block asks
+    it). Text that holds no object (a block made without its constructor) raises as the view
+    does."""
+    data = block.data_json
+    value = decoded_object(_decode(data)) if data else None
+    return {**block.data.thaw()} if value is None else value
 
 
 def same_json(text: str, value: object) -> bool:

@@ -14,7 +14,7 @@ from collections.abc import Collection, Sequence
 import msgspec
 
 from message_ir import FrozenJsonObject
-from message_ir.adapters._json import as_array, as_object, decode, decoded_object
+from message_ir.adapters._json import as_array, decode, decoded_object
 
 Info = dict[str, object]
 """What one format keeps of one record (the value under its key in `meta`)."""
@@ -60,17 +60,30 @@ def build_record(info: Info, usual: Sequence[str], values: dict[str, object]) ->
     """A record from the IR's `values` and the kept `info`, in the source's key order.
 
     A key of the kept order is written from `values` if the IR has it, else from `extra`;
-    `values` the order does not name come after, in the usual order.
+    `values` the order does not name come after, in the usual order. `values` is a dict the
+    caller made for this call and uses no more: it may be returned itself.
     """
-    keys = as_array(info.get("keys")) if info else None
-    extra = as_object(info.get("extra")) if info else None
+    if info:
+        keys = as_array(info.get("keys"))
+        extra = decoded_object(info.get("extra"))  # `info` is decoded `meta`: its keys are `str`s
+    else:
+        keys = extra = None
     if keys is None and not extra:  # the common case: the usual order, nothing extra
+        if tuple(values) == usual:
+            return values  # the most common: every usual value, in the usual order already
         record = {key: values[key] for key in usual if key in values}
         if len(record) < len(values):
             for name, value in values.items():
                 if name not in record:
                     record[name] = value
         return record
+    if keys is not None and not extra:  # a kept order (a record read with its keys reordered)
+        record = {}
+        for key in keys:
+            if type(key) is str and key in values:
+                record[key] = values[key]
+        if len(record) == len(values):  # the kept order named every value
+            return record
     order: Sequence[object] = usual if keys is None else keys
     extra = extra or {}
     record = {}

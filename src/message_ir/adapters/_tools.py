@@ -29,7 +29,7 @@ from message_ir import (
     is_json_value,
 )
 from message_ir.adapters import _schema_engine
-from message_ir.adapters._json import as_array, as_object, decode, encode, freeze_info
+from message_ir.adapters._json import as_array, as_object, decode, decoded_object, encode, freeze_info
 
 
 class ToolDeclaration(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -316,7 +316,7 @@ def arguments_value(call: ToolCall) -> dict[str, object]:
     text decoded, without building the read-only view first (a writer's and a schema check's
     hot path). Text that holds no object (a call made without its constructor) raises as the
     view does."""
-    value = as_object(decode(call.arguments_json))
+    value = decoded_object(decode(call.arguments_json))  # decoded here: `str` keys
     return {**call.arguments.thaw()} if value is None else value
 
 

@@ -42,6 +42,10 @@ def interleave(
     conversation: Conversation, render: Callable[[Message], None], instruction: Callable[[Instruction], None]
 ) -> None:
     """Render messages and instructions in order: each instruction before the message it preceded."""
+    if not conversation.instructions:
+        for message in conversation.messages:
+            render(message)
+        return
     anchored: dict[str | None, list[Instruction]] = {}
     ids = {message.id for message in conversation.messages}
     for entry in conversation.instructions:

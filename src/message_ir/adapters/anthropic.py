@@ -285,7 +285,7 @@ def _user_record(
 
 
 def _dump_result(message: ir.ToolResultMessage, info: _records.Info, restore: dict[str, str]) -> dict[str, object]:
-    block_info = as_object(info.get("block")) or {}
+    block_info = _json.decoded_object(info.get("block")) or {}  # decoded `meta`: `str` keys
     parts = as_array(block_info.get("content"))
     values: dict[str, object] = {
         "type": "tool_result",
@@ -315,7 +315,7 @@ def render_assistant(
             )
         elif type(block) is ir.OpaqueBlock:
             if block.format == NAME:
-                blocks.append(block.data.thaw())
+                blocks.append(_json.opaque_data(block))
         elif type(block) is ir.ToolCall:
             blocks.append(_dump_call(block, restore))
     written: object = blocks

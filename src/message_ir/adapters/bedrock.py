@@ -319,7 +319,7 @@ def _assistant_values(message: ir.AssistantMessage, restore: dict[str, str]) -> 
             blocks.append({"text": block.text})
         elif type(block) is ir.OpaqueBlock:
             if block.format == NAME:
-                blocks.append(block.data.thaw())
+                blocks.append(_json.opaque_data(block))
         elif type(block) is ir.ToolCall:
             info = _records.format_info(block.meta_json, NAME)
             values: dict[str, object] = {

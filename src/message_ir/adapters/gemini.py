@@ -298,7 +298,7 @@ def written_model_parts(blocks: Sequence[ir.AssistantBlock], restore: dict[str, 
             )
         elif type(block) is ir.OpaqueBlock:
             if block.format == NAME:
-                parts.append(block.data.thaw())
+                parts.append(_json.opaque_data(block))
         elif type(block) is ir.ToolCall:
             parts.append(_written_call(block, restore))
     return parts
@@ -306,7 +306,7 @@ def written_model_parts(blocks: Sequence[ir.AssistantBlock], restore: dict[str, 
 
 def _written_call(call: ir.ToolCall, restore: dict[str, str]) -> dict[str, object]:
     info = _records.format_info(call.meta_json, NAME)
-    call_info = as_object(info.get("call")) or {}
+    call_info = _json.decoded_object(info.get("call")) or {}
     values: dict[str, object] = {}
     if call_info.get("no_id") is not True:
         values["id"] = _writing.written_call_id(call_info, call.id, restore)
@@ -321,20 +321,21 @@ def _written_call(call: ir.ToolCall, restore: dict[str, str]) -> dict[str, objec
 
 
 def written_response(message: ir.ToolResultMessage, info: _records.Info, restore: dict[str, str]) -> dict[str, object]:
-    """The `functionResponse` part of an IR result (`info`: what its format kept)."""
-    response_info = as_object(info.get("response")) or {}
+    """The `functionResponse` part of an IR result (`info`: what its format kept, as decoded from
+    `meta`, whose keys are `str`s)."""
+    response_info = _json.decoded_object(info.get("response")) or {}
     values: dict[str, object] = {}
     if response_info.get("no_id") is not True:
         values["id"] = restore.get(message.tool_call_id, message.tool_call_id)
     values["name"] = message.tool_name
-    kept = as_object(response_info.get("response"))
+    kept = _json.decoded_object(response_info.get("response"))
     text, is_error, _ = response_text(kept) if kept is not None else ("", False, False)
     if kept is not None and (text, is_error) == (message.content, message.is_error):
         if not (response_info.get("no_response") is True and not kept):
             values["response"] = kept  # as it was (absent when it was)
     else:
         values["response"] = response_value(message.content, message.is_error)
-    part_info = as_object(info.get("part")) or {}
+    part_info = _json.decoded_object(info.get("part")) or {}
     key = _RESPONSE[1] if part_info.get("snake") is True else _RESPONSE[0]
     return _records.build_record(part_info, (key,), {key: _records.build_record(response_info, _RESPONSE_KEYS, values)})
 
@@ -481,7 +482,11 @@ def render_contents(messages: Sequence[ir.Message], restore: dict[str, str]) -> 
         assert type(message) is ir.UserMessage or type(message) is ir.ToolResultMessage
         if info.get("first") is True or open_record is None:
             close()
-            content_info = {name: value for name, value in info.items() if name in ("keys", "extra", "role", "no_role")}
+            content_info = (
+                {name: value for name, value in info.items() if name in ("keys", "extra", "role", "no_role")}
+                if info
+                else info
+            )
             open_record = (content_info, [])
         if type(message) is ir.ToolResultMessage:
             open_record[1].append(written_response(message, info, restore))

@@ -320,7 +320,7 @@ class Renderer:
             elif type(block) is ir.ToolCall:
                 items.append((self._call(block), block.meta_json))
             elif type(block) is ir.OpaqueBlock and block.format == NAME:
-                items.append((dict[str, object](block.data.thaw()), block.meta_json))
+                items.append((_json.opaque_data(block), block.meta_json))
         return items
 
     def instruction(self, entry: Instruction) -> dict[str, object]:
@@ -377,7 +377,8 @@ def _dump(conversation: Conversation) -> object:
     system: list[str] = []
 
     def message(entry: ir.Message) -> None:
-        items.extend(item for item, _ in renderer.message(entry))
+        for item, _ in renderer.message(entry):
+            items.append(item)
 
     def instruction(entry: Instruction) -> None:
         if entry.path == "$.instructions":

@@ -467,7 +467,7 @@ def _assistant_parts(message: ir.AssistantMessage, restore: dict[str, str]) -> l
             parts.append(_records.build_record(info, _TEXT_KEYS, {"type": "text", "content": block.text}))
         elif type(block) is ir.OpaqueBlock:
             if block.format == NAME:
-                parts.append(block.data.thaw())
+                parts.append(_json.opaque_data(block))
         elif type(block) is ir.ToolCall:
             info = _records.format_info(block.meta_json, NAME)
             values: dict[str, object] = {"type": "tool_call"}

@@ -291,7 +291,7 @@ def _dump_assistant(message: ir.AssistantMessage, info: _records.Info, restore: 
             blocks.append(_records.build_record(text_info, _TEXT_KEYS, {"type": "text", "text": block.text}))
         elif type(block) is ir.OpaqueBlock:
             if block.format == NAME:
-                blocks.append(block.data.thaw())
+                blocks.append(_json.opaque_data(block))
         elif type(block) is ir.ToolCall:
             call_info = _records.format_info(block.meta_json, NAME)
             call_id = _writing.written_call_id(call_info, block.id, restore)

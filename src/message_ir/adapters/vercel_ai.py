@@ -556,7 +556,7 @@ def _ui_part(block: ir.AssistantBlock, restore: dict[str, str]) -> dict[str, obj
         block_info = _records.format_info(block.meta_json, NAME)
         return _records.build_record(block_info, _TEXT_KEYS, {"type": "text", "text": block.text})
     if type(block) is ir.OpaqueBlock:
-        return as_object(block.data.thaw()) if block.format == NAME else None
+        return _json.opaque_data(block) if block.format == NAME else None
     assert type(block) is ir.ToolCall
     call_info = _records.format_info(block.meta_json, NAME)
     kept = as_object(call_info.get("ui"))
@@ -696,7 +696,7 @@ def _written_assistant(
             parts.append(_records.build_record(block_info, _TEXT_KEYS, {"type": "text", "text": block.text}))
         elif type(block) is ir.OpaqueBlock:
             if block.format == NAME:
-                parts.append(block.data.thaw())
+                parts.append(_json.opaque_data(block))
         elif type(block) is ir.ToolCall:
             call_info = _records.format_info(block.meta_json, NAME)
             v4 = call_info.get("v4") is True
