@@ -86,7 +86,14 @@ class FrozenJsonObject(Mapping[str, JsonValue]):
 
     def thaw(self) -> dict[str, JsonData]:
         """A fresh, mutable deep copy with `dict`s and `list`s, as `json.loads` would give."""
-        return {key: _thaw(value) for key, value in self._items.items()}
+        # A scalar is taken inline (a call per value was most of the cost); frozen values are
+        # of exact types (`_is_frozen`), so `type(...) is` tells them.
+        return {
+            key: value
+            if type(value) is str or type(value) is int or type(value) is float or type(value) is bool or value is None
+            else _thaw(value)
+            for key, value in self._items.items()
+        }
 
 
 def _unpickle(items: dict[str, JsonValue]) -> FrozenJsonObject:
@@ -113,7 +120,12 @@ def _thaw(value: JsonValue) -> JsonData:
     if isinstance(value, (str, int, float)) or value is None:  # builtins: no ABC check; `bool` is an `int`
         return value
     if isinstance(value, tuple):
-        return [_thaw(item) for item in value]
+        return [
+            item
+            if type(item) is str or type(item) is int or type(item) is float or type(item) is bool or item is None
+            else _thaw(item)
+            for item in value
+        ]
     return value.thaw()
 
 
