@@ -161,7 +161,7 @@ OPERATIONS = st.lists(
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.sampled_from(CLAUDE_CODE_LOGS + PI_LOGS + CODEX_LOGS), OPERATIONS, st.sampled_from([1, 700]))
+@given(st.sampled_from(CLAUDE_CODE_LOGS + PI_LOGS + CODEX_LOGS), OPERATIONS, st.sampled_from([1, 700, 10**9]))
 def test_a_mutated_log_checks_the_same_in_segments(
     path: Path, operations: list[tuple[int, int, int]], size: int
 ) -> None:
@@ -206,6 +206,30 @@ def test_the_first_pass_finds_the_branch_the_walk_finds(path: Path, operations: 
     else:
         assert found is not None
         assert {number for number, on in enumerate(found) if on} == set(_tree.walk(nodes).on)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(CLAUDE_CODE_LOGS + PI_LOGS + CODEX_LOGS), OPERATIONS)
+def test_a_log_shorter_than_a_segment_is_planned_without_cuts(
+    path: Path, operations: list[tuple[int, int, int]]
+) -> None:
+    """The call IDs used again (renamed, and carried from segment to segment) and those that hold a
+    `~` are those the plan of cuts finds, and so are the branch and its notes."""
+    module = module_of(path)
+    data = mutated(path.read_bytes().splitlines(), operations)
+    cut = _first_pass.plan(data, module._KEYS, None, with_notes=True)
+    whole = _first_pass.plan(data, module._KEYS, None, with_notes=True, size=len(data) + 1)
+    assert (whole.on, whole.reused, whole.avoid, whole.notes) == (cut.on, cut.reused, cut.avoid, cut.notes)
+    assert list(whole.cuts) == list(whole.starts) == []
+
+
+def test_the_mutations_use_call_ids_again_and_give_them_a_tilde() -> None:
+    """The test above is not empty: the mutations make both kinds of call IDs it compares."""
+    lines = max(CLAUDE_CODE_LOGS, key=lambda path: path.read_bytes().count(b'"tool_use"')).read_bytes().splitlines()
+    data = mutated(lines, [(7, 0, 0)])  # every call ID made `toolu_0`
+    assert _first_pass.plan(data, claude_code._KEYS, None, size=len(data) + 1).reused
+    data = mutated(lines, [(4, number, 0) for number in range(len(lines))])
+    assert _first_pass.plan(data, claude_code._KEYS, None, size=len(data) + 1).avoid
 
 
 @settings(max_examples=150, deadline=None)

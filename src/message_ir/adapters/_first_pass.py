@@ -125,9 +125,12 @@ class Lines:
         self.last_main_id = self.last_message_id = 0
 
 
-def plan(source: object, keys: Keys, leaf: str | None, *, with_notes: bool = False) -> Plan:
+def plan(source: object, keys: Keys, leaf: str | None, *, with_notes: bool = False, size: int = 0) -> Plan:
     """The first pass over a log given as text or as a `LogFile` (see the module docstring),
-    `with_notes`: the notes on the branch a load makes. `ValueError` for a `leaf` no line has."""
+    `with_notes`: the notes on the branch a load makes. `ValueError` for a `leaf` no line has.
+
+    `size`: about how many bytes a segment holds; a log shorter than that is read as one
+    segment, and no place to cut it is looked for (`cuts` is empty)."""
     lines = record(source, keys)
     leaf_line = None
     if leaf is not None:
@@ -143,8 +146,11 @@ def plan(source: object, keys: Keys, leaf: str | None, *, with_notes: bool = Fal
             notes = branch_notes(lines, walked)
     lines.first = {}
     lines.index = None
-    cuts, reused, avoid = cuts_of(lines, on)
     ends = lines.ends
+    if ends and ends[-1] < size:
+        cuts, (reused, avoid) = array("q"), used_again(lines, on)
+    else:
+        cuts, reused, avoid = cuts_of(lines, on)
     starts = array("q", (ends[cut - 1] if cut else 0 for cut in cuts))
     return Plan(on, cuts, starts, reused, avoid, notes)
 
@@ -199,6 +205,7 @@ def record(source: object, keys: Keys) -> Lines:
     groups, calls, answers = lines.groups.digests, lines.calls.digests, lines.answers.digests
     group_ends, call_ends, answer_ends = lines.groups.ends.append, lines.calls.ends.append, lines.answers.ends.append
     group, group_text = 0, None
+    uid, uid_text = 0, None  # the latest line ID, and its digest (most lines hang from the line before)
     message_lines = 0
     for number, head in enumerate(heads(source, (), keys, lines.ends)):
         if head is None:
@@ -219,7 +226,8 @@ def record(source: object, keys: Keys) -> Lines:
         parent = _NO_NODE
         if head.uid is not None:
             flag |= IS_NODE
-            uid = digest(head.uid)
+            parent_id = uid if head.parent == uid_text else None
+            uid_text, uid = head.uid, digest(head.uid)
             earlier = first.setdefault(uid, number)
             if earlier != number:
                 lines.same[number] = earlier
@@ -227,7 +235,8 @@ def record(source: object, keys: Keys) -> Lines:
                 parent = _ROOT
             else:
                 lines.linked = True
-                parent_id = digest(head.parent)
+                if parent_id is None:
+                    parent_id = digest(head.parent)
                 found = first.get(parent_id)
                 if found is None:
                     lines.pending.setdefault(parent_id, []).append(number)
@@ -423,6 +432,27 @@ def cuts_of(lines: Lines, on: bytearray | None) -> tuple[array[int], frozenset[i
         open_until = max(open_until, reach[number])
         after_assistant = assistant
     return cuts, frozenset(reused), frozenset(avoid)
+
+
+def used_again(lines: Lines, on: bytearray | None) -> tuple[frozenset[int], frozenset[str]]:
+    """What `cuts_of` finds besides the cuts, alone: the call IDs used by more than one call,
+    and those that hold a `~`."""
+    flags = lines.flags
+    calls, call_ends = lines.calls.digests, lines.calls.ends
+    seen: set[int] = set()
+    reused: set[int] = set()
+    avoid: set[str] = set()
+    for number, flag in enumerate(flags):
+        if not flag & IS_MESSAGE or (on is not None and not on[number]):
+            continue
+        held, end = call_ends[number], call_ends[number + 1]
+        if held != end:
+            for key in calls[held:end]:
+                if key in seen:
+                    reused.add(key)
+                seen.add(key)
+            avoid.update(lines.tildes.get(number, ()))
+    return frozenset(reused), frozenset(avoid)
 
 
 def _linked_past(parents: array[int]) -> array[int]:

@@ -30,6 +30,7 @@ at the end, and reports only the format's problems when there are any.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from itertools import compress
 from typing import Final, NamedTuple
 
 import msgspec
@@ -85,8 +86,14 @@ def _segments(source: object, found: Plan, size: int) -> Iterator[_Segment]:
 def _segment(start: int, offset: int, data: bytes, on: bytearray | None, end: int) -> _Segment:
     if on is None:
         return _Segment(start, offset, data, None, None)
-    branch = frozenset(number for number in range(start, end) if on[number])
-    return _Segment(start, offset, data, frozenset(number - start for number in branch), branch)
+    window = on[start:end]  # a byte per line: 1 on the branch
+    return _Segment(
+        start,
+        offset,
+        data,
+        frozenset(compress(range(end - start), window)),
+        frozenset(compress(range(start, end), window)),
+    )
 
 
 def _moved(diagnostic: Diagnostic, messages: int) -> Diagnostic:
@@ -115,7 +122,7 @@ def check_segments(
     docstring): what `check` of the whole log gives. Never raises but `OSError`, for a
     `LogFile` that cannot be read."""
     try:
-        return _checked(source, read, rules, plan(source, keys, leaf), size, clean)
+        return _checked(source, read, rules, plan(source, keys, leaf, size=size), size, clean)
     except OSError:
         raise
     except Exception as error:  # noqa: BLE001  # as `check` of the whole log: said, never raised
@@ -328,7 +335,7 @@ def _segments_alone(
 ) -> Iterator[Segment | int]:
     """Each segment as read alone (an instruction at its end stands before no message); with
     `clean`, a segment the fast path takes is its count of IR messages instead."""
-    found = plan(source, keys, leaf, with_notes=True)
+    found = plan(source, keys, leaf, with_notes=True, size=size)
     messages = 0
     for segment, state in _read_segments(source, read, found, size, clean):
         if type(state) is int:
