@@ -12,8 +12,10 @@ median as a multiple of the floor's.
   `message.id` joined), repeated the same way.
 - `openai_responses`, `gemini`: the Codex rollouts and the gemini-cli recordings converted by
   this package (`convert`) into those formats' request bodies, then repeated.
-- `claude_code`: a generated session log (`bench_memory.write_claude_code`), since a real log's
-  lines form a tree that repeating would break; its floor is `decode_lines` of its bytes.
+- `claude_code`: a generated session log (`bench_memory.write_claude_code`: short lines, one
+  conversation without a tree); its floor is `decode_lines` of its bytes.
+- `claude_code (real tree)`: real Claude Code logs repeated into one long tree, each copy's IDs
+  made its own (`bench_memory.write_tree_log`); the same floor.
 
 The peers, on the same bytes (decoded by msgspec first, inside the timing): LangChain's
 `convert_to_messages` (OpenAI Chat and Anthropic; and back, `convert_to_openai_messages`), and
@@ -44,7 +46,7 @@ from message_ir.adapters import FORMATS, Conversation, codex, convert, gemini_cl
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "real"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_memory import write_claude_code  # noqa: E402  # the generator beside this file
+from bench_memory import write_claude_code, write_tree_log  # noqa: E402  # the generators beside this file
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # litellm: no fetch of its price table
 
@@ -185,19 +187,21 @@ def main() -> None:
     arguments = parser.parse_args()
     megabytes, rounds = arguments.megabytes, arguments.rounds
     peers = _peers()
-    inputs: dict[str, bytes] = {
-        "openai_chat": openai_chat_input(megabytes),
-        "anthropic": anthropic_input(megabytes),
-        "openai_responses": openai_responses_input(megabytes),
-        "gemini": gemini_input(megabytes),
+    inputs: dict[str, tuple[str, bytes]] = {  # as printed: the format, its input
+        "openai_chat": ("openai_chat", openai_chat_input(megabytes)),
+        "anthropic": ("anthropic", anthropic_input(megabytes)),
+        "openai_responses": ("openai_responses", openai_responses_input(megabytes)),
+        "gemini": ("gemini", gemini_input(megabytes)),
     }
     with tempfile.TemporaryDirectory() as folder:
         log = Path(folder) / "session.jsonl"
         write_claude_code(log, int(megabytes * 1e6))
-        inputs["claude_code"] = log.read_bytes()
+        inputs["claude_code"] = ("claude_code", log.read_bytes())
+        write_tree_log(log, int(megabytes * 1e6))
+        inputs["claude_code (real tree)"] = ("claude_code", log.read_bytes())
     print(f"Python {sys.version.split()[0]}; medians of {rounds} rounds, one process, GC off while timing")
     print("time as a multiple of msgspec's untyped decode of the same bytes (the floor)")
-    for name, data in inputs.items():
+    for label, (name, data) in inputs.items():
         declared = FORMATS[name]
         conversation = declared.load(data)
         if name == "claude_code":
@@ -211,10 +215,10 @@ def main() -> None:
             "check": median_seconds(partial(declared.check, data), rounds),
             "dumps": median_seconds(partial(declared.dumps, conversation), rounds),
         }
-        for peer, function in peers.get(name, []):
+        for peer, function in peers.get(label, []):
             rows[peer] = median_seconds(partial(function, data), rounds)
         count = len(conversation.messages)
-        print(f"  {name} ({len(data) / 1e6:.1f} MB, {count:,} messages; floor {floor * 1e3:.1f} ms)")
+        print(f"  {label} ({len(data) / 1e6:.1f} MB, {count:,} messages; floor {floor * 1e3:.1f} ms)")
         for row, seconds in rows.items():
             print(f"    {row:<52}{seconds / floor:6.2f}x")
 
