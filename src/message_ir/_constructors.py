@@ -16,7 +16,7 @@ from typing_extensions import NotRequired, TypedDict
 
 from message_ir._argument_text import arguments_text
 from message_ir._errors import ConstructionError
-from message_ir._fast_path import copy_json_object
+from message_ir._fast_path import copy_json_object, frozen_json_copy
 from message_ir._field_rules import (
     bool_problem,
     identifier_problem,
@@ -305,7 +305,10 @@ def frozen_json_object(value: Mapping[str, JsonInput]) -> FrozenJsonObject:
     """
     if type(value) is FrozenJsonObject:
         return value
-    frozen = freeze_decoded(_json_copy("frozen_json_object", (), value))
+    made = frozen_json_copy(value)  # checked and frozen in one walk
+    if made is not None:
+        return made
+    frozen = freeze_decoded(_json_copy("frozen_json_object", (), value))  # the careful walk says what is wrong
     assert type(frozen) is FrozenJsonObject  # a dict freezes to one
     return frozen
 

@@ -9,7 +9,7 @@ by value; `freeze_decoded` freezes what msgspec decoded from text already checke
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TypeAlias, Union, final
+from typing import TypeAlias, Union, cast, final
 
 from message_ir._untyped import exact_dict_items, exact_sequence_items
 
@@ -127,6 +127,12 @@ def _thaw(value: JsonValue) -> JsonData:
             for item in value
         ]
     return value.thaw()
+
+
+def frozen_from_copy(items: dict[str, object]) -> FrozenJsonObject:
+    """Take ownership of `items`, a fresh copy whose values are frozen JSON values already
+    (`_fast_path.frozen_json_copy` checks each value as it copies, and freezes containers)."""
+    return FrozenJsonObject._wrap(cast("dict[str, JsonValue]", items))
 
 
 def freeze_decoded(value: object) -> JsonValue:

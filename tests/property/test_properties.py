@@ -16,6 +16,7 @@ from message_ir import (
     ConstructionError,
     Diagnostic,
     FixAction,
+    FrozenJsonObject,
     Message,
     OpaqueBlock,
     TranscriptError,
@@ -23,6 +24,7 @@ from message_ir import (
     decode_transcript,
     encode_jsonl,
     encode_transcript,
+    frozen_json_object,
     is_json_value,
     opaque_block,
     repair_transcript,
@@ -33,7 +35,8 @@ from message_ir import (
     validate_transcript,
 )
 from message_ir._argument_text import arguments_text, is_arguments_text
-from message_ir._fast_path import copy_json_object, transcript_is_valid
+from message_ir._fast_path import copy_json_object, frozen_json_copy, transcript_is_valid
+from message_ir._frozen_values import freeze_decoded
 from message_ir._json_rule import check_json_tree
 from message_ir._linkage import check_linkage
 from message_ir._shape import ShapeCheck
@@ -365,6 +368,27 @@ def test_the_fast_copy_agrees_with_the_careful_walk(arguments: dict[str, object]
     if fast is not None:
         assert problem is None
         assert msgspec.json.encode(fast) == msgspec.json.encode(careful)
+
+
+def _frozen_kinds(value: object) -> object:
+    """`value` with each container named by its exact type, to compare the kinds themselves."""
+    if type(value) is FrozenJsonObject:
+        return ("frozen", [(key, _frozen_kinds(item)) for key, item in value.items()])
+    if type(value) is tuple:
+        return ("tuple", [_frozen_kinds(item) for item in value])
+    return (type(value).__name__, value)
+
+
+@given(st.dictionaries(texts, st.one_of(json_values, hostile_values), max_size=4))
+def test_the_frozen_copy_is_the_fast_copy_frozen(arguments: dict[str, object]) -> None:
+    """Made read-only as it is copied: what freezing the fast copy gives, containers' kinds
+    included, and taken exactly when the fast copy is."""
+    fast = copy_json_object(arguments)
+    frozen = frozen_json_copy(arguments)
+    assert (frozen is None) == (fast is None)
+    if fast is not None:
+        assert _frozen_kinds(frozen) == _frozen_kinds(freeze_decoded(fast))
+        assert _frozen_kinds(frozen_json_object(arguments)) == _frozen_kinds(frozen)  # type: ignore[arg-type]  # JSON
 
 
 _OBJECT_TEXTS = st.one_of(
