@@ -11,7 +11,8 @@ and `repair_transcript` ask it too, without linkage (`require_shape`).
 building the snapshot copy as it checks, giving up at the first doubt so that
 `check_json_tree` can say what is wrong. It is a second walker rather than the first with a
 flag because the validator's walk must not pay for copies, and the constructors' must copy
-exactly what it checked.
+exactly what it checked. `frozen_json_copy` is the same walker asked to make the copy's
+containers read-only as it goes (`frozen_json_object`: one walk, not a copy then a freeze).
 
 Its safety rules are the guard's: exact type checks on each value itself before use; a
 `dict` is used only once `_untyped.str_keyed_dict` (or `plain_str_keyed_dict`) has confirmed
