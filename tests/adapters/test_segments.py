@@ -213,8 +213,8 @@ def test_the_first_pass_finds_the_branch_the_walk_finds(path: Path, operations: 
 def test_a_log_shorter_than_a_segment_is_planned_without_cuts(
     path: Path, operations: list[tuple[int, int, int]]
 ) -> None:
-    """The call IDs used again (renamed, and carried from segment to segment) and those that hold a
-    `~` are those the plan of cuts finds, and so are the branch and its notes."""
+    """The plan of a log read as one segment is the plan of cuts without them: the same branch,
+    notes, call IDs used again (renamed) and call IDs that hold a `~`."""
     module = module_of(path)
     data = mutated(path.read_bytes().splitlines(), operations)
     cut = _first_pass.plan(data, module._KEYS, None, with_notes=True)

@@ -407,19 +407,12 @@ def test_the_verdict_on_arguments_text_is_arguments_texts_own(text: bytes, at: i
 
 
 @given(arguments_objects)
-def test_a_writers_arguments_are_the_views_thawed(arguments: dict[str, object]) -> None:
-    call = tool_call(id="c", name="n", arguments=arguments)  # type: ignore[arg-type]  # JSON values
-    written = arguments_value(call)
-    assert written == call.arguments.thaw()
-    assert msgspec.json.encode(written) == msgspec.json.encode(call.arguments.thaw())  # key order and kinds too
-
-
-@given(arguments_objects)
-def test_a_writers_opaque_data_is_the_view_thawed(data: dict[str, object]) -> None:
-    block = opaque_block(format="f", kind="k", data=data)  # type: ignore[arg-type]  # JSON values
-    written = opaque_data(block)
-    assert written == block.data.thaw()
-    assert msgspec.json.encode(written) == msgspec.json.encode(block.data.thaw())  # key order and kinds too
+def test_a_writers_arguments_and_opaque_data_are_the_views_thawed(value: dict[str, object]) -> None:
+    call = tool_call(id="c", name="n", arguments=value)  # type: ignore[arg-type]  # JSON values
+    block = opaque_block(format="f", kind="k", data=value)  # type: ignore[arg-type]  # JSON values
+    for written, view in ((arguments_value(call), call.arguments), (opaque_data(block), block.data)):
+        assert written == view.thaw()
+        assert msgspec.json.encode(written) == msgspec.json.encode(view.thaw())  # key order and kinds too
 
 
 def test_a_writers_opaque_data_of_a_block_made_unchecked_raises_as_the_view_does() -> None:
