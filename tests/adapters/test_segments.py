@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from message_ir import Diagnostic
+from message_ir import AssistantMessage, Diagnostic, ToolCall
 from message_ir.adapters import (
     Conversation,
     FormatError,
@@ -478,6 +478,29 @@ def test_a_mutated_log_loads_the_same_in_segments(
             loaded(module, data, size)
         return
     same_load(joined(loaded(module, data, size)), expected)
+
+
+def test_a_rename_avoids_a_call_id_with_a_tilde_from_a_later_segment() -> None:
+    """A call ID used again is renamed `~2`, unless a later line's source ID is that name: a
+    whole load then renames it `~3`, and so does a load a segment at a time (the later ID is
+    in another segment)."""
+    lines = [
+        line.replace(b"toolu_0", b"toolu_a").replace(b"toolu_1", b"toolu_a").replace(b"toolu_3", b"toolu_a~2")
+        for line in conversation_lines(4)
+    ]
+    data = b"".join(line + b"\n" for line in lines)
+    expected = whole_loaded(claude_code, data)
+    calls = [
+        block.id
+        for message in expected.conversation.messages
+        if type(message) is AssistantMessage
+        for block in message.content
+        if type(block) is ToolCall
+    ]
+    assert calls == ["toolu_a", "toolu_a~3", "toolu_2", "toolu_a~2"]
+    segments = loaded(claude_code, data, 1)
+    assert len(segments) > 2  # the later ID is in a segment of its own
+    same_load(joined(segments), expected)
 
 
 @settings(max_examples=60, deadline=None)
