@@ -214,7 +214,8 @@ def test_a_log_shorter_than_a_segment_is_planned_without_cuts(
     path: Path, operations: list[tuple[int, int, int]]
 ) -> None:
     """The plan of a log read as one segment is the plan of cuts without them: the same branch,
-    notes, call IDs used again (renamed) and call IDs that hold a `~`."""
+    notes, call IDs used again (renamed) and call IDs that hold a `~` (found by a pass of their
+    own here, in the pass that finds the cuts there)."""
     module = module_of(path)
     data = mutated(path.read_bytes().splitlines(), operations)
     cut = _first_pass.plan(data, module._KEYS, None, with_notes=True)

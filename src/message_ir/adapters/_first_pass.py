@@ -375,15 +375,18 @@ def complete_turns(lines: Lines, on: bytearray, sidechain: bool, held: list[int]
 
 def cuts_of(lines: Lines, on: bytearray | None) -> tuple[array[int], frozenset[int], frozenset[str]]:
     """The lines a segment may start at (see the module docstring), the call IDs used by more
-    than one call, and those that hold a `~` (`used_again`)."""
+    than one call, and those that hold a `~` (found in the same pass; `used_again` finds them
+    alone)."""
     flags = lines.flags
     # A line opening an ID's use -> the last line of that use (-1: none). An array by line, as
-    # the message lines are gone over again below rather than listed: a log of short lines has
+    # the message lines are gone over twice below rather than listed: a log of short lines has
     # millions, and a dict or a list of them took about 80 and 36 bytes each.
     reach = array("q", [-1]) * len(flags)
     latest: dict[int, int] = {}  # a call ID -> the line of its latest call (a use runs to its last result)
     early: dict[int, int] = {}  # a call ID -> the first result naming it before any call (until its call)
     first: dict[int, int] = {}  # an API message -> its first line
+    reused: set[int] = set()
+    avoid: set[str] = set()
     # The tables' arrays read here directly (a line's digests looked up only when it has some):
     # this loop runs once a message line.
     calls, call_ends = lines.calls.digests, lines.calls.ends
@@ -398,7 +401,10 @@ def cuts_of(lines: Lines, on: bytearray | None) -> tuple[array[int], frozenset[i
                 start = early.pop(key, None)
                 if start is not None:
                     reach[start] = max(reach[start], number)
+                if key in latest:
+                    reused.add(key)
                 latest[key] = number
+            avoid.update(lines.tildes.get(number, ()))
         held, end = answer_ends[number], answer_ends[number + 1]
         if held != end:
             for key in answers[held:end]:
@@ -426,12 +432,13 @@ def cuts_of(lines: Lines, on: bytearray | None) -> tuple[array[int], frozenset[i
             cuts.append(number)
         open_until = max(open_until, reach[number])
         after_assistant = assistant
-    return (cuts, *used_again(lines, on))
+    return cuts, frozenset(reused), frozenset(avoid)
 
 
 def used_again(lines: Lines, on: bytearray | None) -> tuple[frozenset[int], frozenset[str]]:
-    """The call IDs of the branch used by more than one call, and those that hold a `~` (all
-    that a log read as one segment needs of `cuts_of`)."""
+    """The call IDs of the branch used by more than one call, and those that hold a `~`: all
+    that a log read as one segment needs of `cuts_of`, which finds them in its own pass over the
+    lines (a second pass there cost a log of several segments about 2% of `check`)."""
     flags = lines.flags
     calls, call_ends = lines.calls.digests, lines.calls.ends
     seen: set[int] = set()
