@@ -548,6 +548,34 @@ def test_a_mutated_real_body_the_fast_path_takes_is_clean(name: str, data: st.Da
         assert careful(name, text) == ()
 
 
+@pytest.mark.parametrize("where", ["result", "system"])
+def test_anthropics_fast_path_leaves_a_text_block_without_a_type_to_the_careful_path(where: str) -> None:
+    """A text block with no `type` in a result's content or in `system`, where no other kind of
+    block may stand: msgspec asks for a tag only to tell a union's members apart, and took it.
+    (Found by the property test above.)"""
+    block = {"text": "x"}
+    result = {
+        "type": "tool_result",
+        "tool_use_id": "toolu_1",
+        "content": [block if where == "result" else {"type": "text", "text": "x"}],
+    }
+    messages = [
+        {"role": "user", "content": "Hi"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}]},
+        {"role": "user", "content": [result]},
+        {"role": "assistant", "content": "Done"},
+    ]
+    body = {"max_tokens": 8, "messages": messages, **({"system": [block]} if where == "system" else {})}
+    data = json.dumps(body).encode()
+    path, index = ("$.messages[2].content[0].content[0]", 2) if where == "result" else ("$.system[0]", None)
+    expected = (Diagnostic("BAD_FORMAT", index, path, "Expected a content block with a `type`"),)
+    assert not FAST["anthropic"](data)
+    assert anthropic.check(data) == expected
+    with pytest.raises(FormatError) as raised:
+        anthropic.load(data)
+    assert raised.value.diagnostics == expected
+
+
 def test_anthropics_fast_path_takes_stored_responses_and_leaves_what_it_cannot_vouch_for() -> None:
     # A stored response (its `id`, `model`, `usage`, ...), thinking, a call's `caller` and a
     # result's text blocks are taken; a field whose value msgspec would only skip is not.

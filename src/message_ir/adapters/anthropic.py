@@ -21,7 +21,7 @@ that merged view: the results of a turn's calls come in the next user turn
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, Literal
 
 import msgspec
 
@@ -392,6 +392,15 @@ class _Text(msgspec.Struct, tag="text", forbid_unknown_fields=True, gc=False):
     text: str
 
 
+class _TextOnly(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    """A text block where no other kind may stand (a result's content, `system`): its `type`
+    a field, since msgspec asks for a tag only when it tells a union's members apart (`_Text`
+    alone would take a block without one, which the careful path refuses)."""
+
+    type: Literal["text"]
+    text: str
+
+
 class _Thinking(msgspec.Struct, tag="thinking", forbid_unknown_fields=True, gc=False):
     thinking: str
     signature: str | msgspec.UnsetType = msgspec.UNSET
@@ -406,7 +415,7 @@ class _Use(msgspec.Struct, tag="tool_use", forbid_unknown_fields=True, gc=False)
 
 class _Result(msgspec.Struct, tag="tool_result", forbid_unknown_fields=True, gc=False):
     tool_use_id: str
-    content: str | list[_Text] = ""
+    content: str | list[_TextOnly] = ""
     is_error: bool = False
 
 
@@ -426,7 +435,7 @@ class _Message(msgspec.Struct, forbid_unknown_fields=True, gc=False):
 
 class _Body(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     messages: list[_Message]
-    system: str | list[_Text] | msgspec.UnsetType = msgspec.UNSET
+    system: str | list[_TextOnly] | msgspec.UnsetType = msgspec.UNSET
     tools: msgspec.Raw = msgspec.Raw(b"null")
     model: str | msgspec.UnsetType = msgspec.UNSET
     max_tokens: int | msgspec.UnsetType = msgspec.UNSET
