@@ -250,6 +250,29 @@ def test_the_fast_path_is_never_more_lenient(path: Path, operations: list[tuple[
         assert _checks.found_parts(conversation, origins, anthropic.provider_rules, example=False) == ([], [], [], [])
 
 
+def test_the_fast_path_leaves_a_call_id_used_again_to_the_careful_path() -> None:
+    """A call ID used again by an API message split over lines, its result written between
+    them: `load` names the result by the call read so far (the first, answered already) and
+    renames the later call, left unanswered. (Found by the test above; `check` of such a log
+    never asked the fast path, since the plan lists the IDs used again.)"""
+    call = {"type": "tool_use", "id": "toolu_a", "name": "Read", "input": {}}
+    result = {"type": "tool_result", "tool_use_id": "toolu_a", "content": "ok"}
+    lines = [
+        claude_line("user", "u0", None, "Go."),
+        claude_line("assistant", "a1", "u0", [call]),
+        claude_line("user", "r1", "a1", [result]),
+        claude_line("assistant", "a2", "r1", [{"type": "text", "text": "Again."}]),
+        claude_line("user", "r2", "a3", [result]),  # the answer to the line below, written first
+        claude_line("assistant", "a3", "a2", [call]),  # the same API message as `a2`'s line
+        claude_line("assistant", "a4", "r2", [{"type": "text", "text": "Done."}]),
+    ]
+    lines[5] = lines[5].replace(b"msg_a3", b"msg_a2")
+    data = b"".join(line + b"\n" for line in lines)
+    assert claude_code._clean(data, None) is None
+    codes = [diagnostic.code for diagnostic in whole_check(claude_code, data)]
+    assert codes == ["DUPLICATE_TOOL_RESULT", "RESULT_NOT_ADJACENT", "MISSING_TOOL_RESULT"]
+
+
 def claude_line(kind: str, uid: str, parent: str | None, content: object, **more: object) -> bytes:
     message: dict[str, object] = {"role": kind, "content": content}
     if kind == "assistant":

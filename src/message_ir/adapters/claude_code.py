@@ -236,6 +236,8 @@ def _clean(data: bytes, on: frozenset[int] | None) -> int | None:
                 if call_id is not None:
                     if type(call_id) is not str:
                         return None  # an ID `load` refuses: the careful path says so
+                    if call_id in called:
+                        return None  # used again: `load` renames it, and pairs results by the rename
                     called.add(call_id)
         into = joined.get(message_id)
         if into is None:
