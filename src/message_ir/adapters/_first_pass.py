@@ -440,20 +440,17 @@ def used_again(lines: Lines, on: bytearray | None) -> tuple[frozenset[int], froz
     that a log read as one segment needs of `cuts_of`, which finds them in its own pass over the
     lines (a second pass there cost a log of several segments about 2% of `check`)."""
     flags = lines.flags
-    calls, call_ends = lines.calls.digests, lines.calls.ends
     seen: set[int] = set()
     reused: set[int] = set()
     avoid: set[str] = set()
-    for number, flag in enumerate(flags):
-        if not flag & IS_MESSAGE or (on is not None and not on[number]):
+    for number, keys in lines.calls.items():  # the lines that make calls
+        if not flags[number] & IS_MESSAGE or (on is not None and not on[number]):
             continue
-        held, end = call_ends[number], call_ends[number + 1]
-        if held != end:
-            for key in calls[held:end]:
-                if key in seen:
-                    reused.add(key)
-                seen.add(key)
-            avoid.update(lines.tildes.get(number, ()))
+        for key in keys:
+            if key in seen:
+                reused.add(key)
+            seen.add(key)
+        avoid.update(lines.tildes.get(number, ()))
     return frozenset(reused), frozenset(avoid)
 
 
