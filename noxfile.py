@@ -71,6 +71,13 @@ COMPILED: list[str] = [
     "message_ir._paths",
     "message_ir._field_rules",
     "message_ir._untyped",
+    "message_ir.adapters._build",
+    "message_ir.adapters._calls",
+    "message_ir.adapters._chat",
+    "message_ir.adapters._first_pass",
+    "message_ir.adapters._load_state",
+    "message_ir.adapters._records",
+    "message_ir.adapters._writing",
 ]
 """The modules the opt-in mypyc build compiles (`[tool.hatch.build.targets.wheel.hooks.mypyc]`)."""
 

@@ -159,7 +159,9 @@ def branch_notes(lines: Lines, walked: Walked) -> tuple[Note, ...]:
     """The notes `_tree.branch_lines` makes of a walk: each run of message lines off the
     branch, each broken link, a branch of a sub-agent's only."""
     flags, on = lines.flags, walked.on
-    messages = [number for number, flag in enumerate(flags) if flag & (IS_MESSAGE | IS_NODE) == IS_MESSAGE | IS_NODE]
+    # `iter(flags)`, here and below: mypyc (the compiled build) fails on enumerating a `bytearray`.
+    node = IS_MESSAGE | IS_NODE
+    messages = [number for number, flag in enumerate(iter(flags)) if flag & node == node]
     on_messages = [number for number in messages if on[number]]
     off: list[tuple[int, int, str]] = []
     for number in messages:
@@ -392,7 +394,7 @@ def cuts_of(lines: Lines, on: bytearray | None) -> tuple[array[int], frozenset[i
     calls, call_ends = lines.calls.digests, lines.calls.ends
     answers, answer_ends = lines.answers.digests, lines.answers.ends
     groups, group_ends = lines.groups.digests, lines.groups.ends
-    for number, flag in enumerate(flags):
+    for number, flag in enumerate(iter(flags)):
         if not flag & IS_MESSAGE or (on is not None and not on[number]):
             continue
         held, end = call_ends[number], call_ends[number + 1]
@@ -424,7 +426,7 @@ def cuts_of(lines: Lines, on: bytearray | None) -> tuple[array[int], frozenset[i
     cuts: array[int] = array("q")
     open_until = -1
     after_assistant: bool | None = None
-    for number, flag in enumerate(flags):
+    for number, flag in enumerate(iter(flags)):
         if not flag & IS_MESSAGE or (on is not None and not on[number]):
             continue
         assistant = bool(flag & IS_ASSISTANT)
