@@ -1,8 +1,9 @@
 """The opt-in compiled build's list of modules (pyproject.toml's mypyc `include`), held to the
 rules design.md gives for it: no module on it defines a msgspec Struct (mypyc drops their
 class keywords) or an exception class, none defines a name of the public API (compiled code
-answers a wrong argument type with `TypeError`), and noxfile.py's `COMPILED`, which the
-compiled test session checks are extension modules, lists the same modules."""
+answers a wrong argument type with `TypeError`) or is a public module (a compiled module has
+no docstrings), and noxfile.py's `COMPILED`, which the compiled test session checks are
+extension modules, lists the same modules."""
 
 from __future__ import annotations
 
@@ -68,3 +69,8 @@ def test_no_public_name_is_defined_in_a_compiled_module() -> None:
         if getattr(getattr(package, name), "__module__", None) in COMPILED
     ]
     assert defined_there == []
+
+
+def test_every_compiled_module_is_private() -> None:
+    """A compiled module loses its docstrings, which a public module (a format's) is read by."""
+    assert [name for name in COMPILED if not name.rsplit(".", 1)[1].startswith("_")] == []
