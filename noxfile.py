@@ -76,6 +76,8 @@ COMPILED: list[str] = [
     "message_ir.adapters._chat",
     "message_ir.adapters._first_pass",
     "message_ir.adapters._load_state",
+    "message_ir.adapters._log",
+    "message_ir.adapters._pairing",
     "message_ir.adapters._records",
     "message_ir.adapters._writing",
 ]
