@@ -186,8 +186,8 @@ def build(session: nox.Session) -> None:
 @nox.session(python="3.11", default=False)
 def bench(session: nox.Session) -> None:
     """The benchmark of benchmarks/ (not in the default run): ratios against msgspec and pydantic,
-    for the pure build and, side by side, the compiled one (built into a second venv); and what
-    `redact` finds beside detect-secrets."""
+    for the pure build and, side by side, the compiled one (built into a second venv); the
+    adapters' table in each build; and what `redact` finds beside detect-secrets."""
     wheel = compiled_wheel(session)
     venv = f"{session.create_tmp()}/compiled-venv"
     session.run("python", "-m", "venv", "--clear", venv)
@@ -195,6 +195,7 @@ def bench(session: nox.Session) -> None:
     session.install(".", *group("bench"))
     session.run("python", "benchmarks/bench_boundary.py", "--compiled-python", f"{venv}/bin/python", *session.posargs)
     session.run("python", "benchmarks/bench_adapters.py")
+    session.run(f"{venv}/bin/python", "benchmarks/bench_adapters.py", external=True)
     session.run("python", "benchmarks/compare_redact.py")
 
 

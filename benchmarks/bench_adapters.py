@@ -1,7 +1,8 @@
 """The adapters' speed, as ratios against msgspec's untyped decode of the same bytes (the floor),
 beside what a user would pick instead.
 
-Run it with `python benchmarks/bench_adapters.py [--megabytes 15] [--rounds 5]`. For each format
+Run it with `python benchmarks/bench_adapters.py [--megabytes 15] [--rounds 5]` (`nox -s bench` runs it
+in the pure build and in the compiled one, each in its own venv). For each format
 it builds, from the real files of `../shared/real` (read in place, never copied), one input of
 about `--megabytes`, then times in this one process, round by round with the garbage collector
 off while timing, `load`, `check` and `dumps` of it, the floor, and the peers, and prints each
@@ -42,7 +43,7 @@ from typing import cast
 
 import msgspec
 
-from message_ir.adapters import FORMATS, Conversation, codex, convert, gemini_cli
+from message_ir.adapters import FORMATS, Conversation, _records, codex, convert, gemini_cli
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "real"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -199,7 +200,8 @@ def main() -> None:
         inputs["claude_code"] = ("claude_code", log.read_bytes())
         write_tree_log(log, int(megabytes * 1e6))
         inputs["claude_code (real tree)"] = ("claude_code", log.read_bytes())
-    print(f"Python {sys.version.split()[0]}; medians of {rounds} rounds, one process, GC off while timing")
+    build = "compiled" if (_records.__file__ or "").endswith(".so") else "pure"  # mypyc's modules loaded or not
+    print(f"Python {sys.version.split()[0]}; the {build} build; medians of {rounds} rounds, one process, GC off")
     print("time as a multiple of msgspec's untyped decode of the same bytes (the floor)")
     for label, (name, data) in inputs.items():
         declared = FORMATS[name]
