@@ -15,15 +15,17 @@ import json
 import typing
 from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from message_ir import DiagnosticCode
+from message_ir import DiagnosticCode, Message, TranscriptError, UserMessage, encode_transcript, user_message
 from message_ir.adapters import FORMATS, Format, NoteCode, convert, gemini, gemini_cli, mistral, openai_chat
 from tests.adapters.real import anthropic_messages, openai_chat_messages, real_files
 from tests.adapters.test_adapters import _json
+from tests.property.strategies import malformed_structs
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -146,6 +148,40 @@ def test_a_sample_loads_and_writes_back_exactly(name: str, label: str, sample: o
 @given(junk=st.one_of(_json, st.binary(max_size=40), st.text(max_size=40)))
 def test_check_never_raises(name: str, junk: object) -> None:
     assert type(FORMATS[name].check(junk)) is tuple
+
+
+@pytest.mark.parametrize("name", list(FORMATS))
+@given(transcript=malformed_structs())
+def test_dump_of_a_malformed_message_raises_nothing_but_a_transcript_error(name: str, transcript: list[object]) -> None:
+    """A message built by calling the Struct classes directly with a field of the wrong type:
+    `dump` and `dumps` write it when they can, and when writing fails they raise the
+    `TranscriptError` that `encode_transcript` raises, never the writer's own error."""
+    messages = cast("list[Message]", transcript)  # what a caller may pass: the types lie
+    for function in (FORMATS[name].dump, FORMATS[name].dumps):
+        raised: list[TranscriptError] = []
+        try:
+            function(messages)
+        except TranscriptError as error:  # anything else fails the test
+            raised.append(error)
+        if raised:
+            with pytest.raises(TranscriptError) as expected:
+                encode_transcript(messages)
+            assert raised[0].diagnostics == expected.value.diagnostics
+
+
+def test_a_dump_that_fails_on_a_malformed_message_names_the_field() -> None:
+    """Every format's writer reads a user message's `meta`: an `int` there fails each one."""
+    messages: list[Message] = [
+        user_message(id="u", content="hi"),
+        UserMessage(id="v", content="again", meta_json=5),  # type: ignore[arg-type]  # the mistake
+    ]
+    for name in FORMATS:
+        for function in (FORMATS[name].dump, FORMATS[name].dumps):
+            with pytest.raises(TranscriptError) as raised:
+                function(messages)
+            assert [(d.code, d.message_index, d.path, d.message) for d in raised.value.diagnostics] == [
+                ("BAD_META", 1, "$[1].meta", "Expected `msgspec.Raw`, got `int`")
+            ], name
 
 
 def _valid(declared: Format, sample: object) -> bool:
