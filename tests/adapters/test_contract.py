@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import typing
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import cast
 
@@ -154,10 +155,10 @@ def test_check_never_raises(name: str, junk: object) -> None:
 @given(transcript=malformed_structs())
 def test_dump_of_a_malformed_message_raises_nothing_but_a_transcript_error(name: str, transcript: list[object]) -> None:
     """A message built by calling the Struct classes directly with a field of the wrong type:
-    `dump` and `dumps` write it when they can, and when writing fails they raise the
-    `TranscriptError` that `encode_transcript` raises, never the writer's own error."""
+    `dump`, `dumps` and `convert` into the format write it when they can, and when that fails
+    they raise the `TranscriptError` that `encode_transcript` raises, never their own error."""
     messages = cast("list[Message]", transcript)  # what a caller may pass: the types lie
-    for function in (FORMATS[name].dump, FORMATS[name].dumps):
+    for function in (FORMATS[name].dump, FORMATS[name].dumps, partial(convert, to=name)):
         raised: list[TranscriptError] = []
         try:
             function(messages)
@@ -170,13 +171,14 @@ def test_dump_of_a_malformed_message_raises_nothing_but_a_transcript_error(name:
 
 
 def test_a_dump_that_fails_on_a_malformed_message_names_the_field() -> None:
-    """Every format's writer reads a user message's `meta`: an `int` there fails each one."""
+    """Every format's writer, and `convert` into it, reads a user message's `meta`: an `int`
+    there fails each one."""
     messages: list[Message] = [
         user_message(id="u", content="hi"),
         UserMessage(id="v", content="again", meta_json=5),  # type: ignore[arg-type]  # the mistake
     ]
     for name in FORMATS:
-        for function in (FORMATS[name].dump, FORMATS[name].dumps):
+        for function in (FORMATS[name].dump, FORMATS[name].dumps, partial(convert, to=name)):
             with pytest.raises(TranscriptError) as raised:
                 function(messages)
             assert [(d.code, d.message_index, d.path, d.message) for d in raised.value.diagnostics] == [

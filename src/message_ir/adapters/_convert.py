@@ -26,7 +26,7 @@ from message_ir.adapters._pairing import MADE_UP
 from message_ir.adapters._records import PACKAGE_KEY, package_info
 from message_ir.adapters._registry import FORMATS
 from message_ir.adapters._tools import placed_calls
-from message_ir.adapters._writing import as_conversation
+from message_ir.adapters._writing import as_conversation, explain_failure
 
 
 def convert(conversation: Conversation | tuple[Message, ...] | list[Message], to: str) -> Conversation:
@@ -37,15 +37,22 @@ def convert(conversation: Conversation | tuple[Message, ...] | list[Message], to
     fits); opaque blocks and `meta` of other formats are dropped; results are moved right
     after their call; instructions are put where the target keeps them. Its output passes
     the target's `check` whenever the input's linkage was valid.
+
+    Raises `TranscriptError` (`encode_transcript`'s) when converting fails on a message built
+    by calling the Struct classes directly with a field of the wrong type, as `dump` does.
     """
     if to not in FORMATS:
         raise ValueError(f"Unknown format {to!r}; expected one of {', '.join(FORMATS)}")
     source = as_conversation(conversation)
-    ids = CallIds()
-    ids.add(source.messages)
-    messages, steps = _converted_run(source.messages, source.format, to, 0, ids.runs(to))
-    notes = [note for step in steps for note in step]
-    instructions = _instructions(source, to, messages, notes)
+    try:
+        ids = CallIds()
+        ids.add(source.messages)
+        messages, steps = _converted_run(source.messages, source.format, to, 0, ids.runs(to))
+        notes = [note for step in steps for note in step]
+        instructions = _instructions(source, to, messages, notes)
+    except Exception:
+        explain_failure(source)
+        raise
     return Conversation(format=to, messages=tuple(messages), instructions=instructions, notes=tuple(notes))
 
 

@@ -12,32 +12,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Generic, NamedTuple, TypeVar
 
-from message_ir import Diagnostic, Message, TranscriptError, encode_transcript
+from message_ir import Diagnostic, Message
 from message_ir.adapters._checks import Checked, Rules, by_index, checked, loaded_and_checked
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._json import as_array, encode
 from message_ir.adapters._load_state import Origins, Reader, read_source
 from message_ir.adapters._log import encode_lines
 from message_ir.adapters._log_file import is_text
-from message_ir.adapters._writing import as_conversation
+from message_ir.adapters._writing import as_conversation, explain_failure
 
 Conversational = Conversation | tuple[Message, ...] | list[Message]
 """What `dump` takes: a conversation, or IR messages alone."""
-
-
-def explain_failure(conversation: Conversation) -> None:
-    """After a writer failed: raise `TranscriptError` with the shape diagnostics that
-    `encode_transcript` gives when a message is malformed (built by calling the Struct classes
-    directly with a field of the wrong type), so that `dump` says which field; return when
-    every message is well-formed (the caller raises what the writer raised).
-
-    The writers trust the messages' types: checking them first would cost about as much as
-    writing (0.3 to 1.6 times a `dumps` of the benchmark's inputs), so they are checked only
-    when writing fails."""
-    try:
-        encode_transcript(conversation.messages)
-    except TranscriptError as error:
-        raise error from None
 
 
 class Words(NamedTuple):
