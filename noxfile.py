@@ -75,6 +75,7 @@ COMPILED: list[str] = [
     "message_ir.adapters._calls",
     "message_ir.adapters._chat",
     "message_ir.adapters._first_pass",
+    "message_ir.adapters._json",
     "message_ir.adapters._load_state",
     "message_ir.adapters._log",
     "message_ir.adapters._pairing",

@@ -14,7 +14,7 @@ import msgspec
 import pytest
 
 from message_ir import repair_transcript
-from message_ir.adapters import FormatError, claude_code
+from message_ir.adapters import FormatError, _build, claude_code
 
 REAL = Path(__file__).resolve().parents[3] / "shared" / "real"
 INLINE_SIDECHAIN = (
@@ -281,6 +281,10 @@ def _split_message_log(lines: int) -> bytes:
     return b"\n".join(json.dumps(record, separators=(",", ":")).encode() for record in records)
 
 
+@pytest.mark.skipif(
+    (_build.__file__ or "").endswith(".so"),
+    reason="the compiled build reads `_json.encode` directly: patching `_build.encode` counts nothing",
+)
 def test_a_message_split_over_many_lines_loads_in_linear_work() -> None:
     """The bytes `load` encodes for `meta` grow with the lines, not with their square: each
     line's part of the message's `meta` is written once (it was rewritten on every line: 32 s

@@ -14,8 +14,9 @@ from collections.abc import Callable
 from typing import Final
 
 from message_ir.adapters._format import Recognize
-from message_ir.adapters._json import Unparsable, as_array, as_object, parse
+from message_ir.adapters._json import as_array, as_object, parse
 from message_ir.adapters._registry import FORMATS
+from message_ir.adapters._unparsable import Unparsable
 
 Test = Callable[[dict[str, object]], bool]
 """One of a `Recognize`'s tests of a parsed JSON object."""

@@ -16,6 +16,7 @@ import msgspec
 
 from message_ir import Diagnostic, FrozenJsonObject, JsonInput, OpaqueBlock, frozen_json_object
 from message_ir.adapters._surrogates import describe
+from message_ir.adapters._unparsable import Unparsable
 
 _decode: Final = msgspec.json.Decoder().decode
 _encode: Final = msgspec.json.Encoder().encode
@@ -32,14 +33,6 @@ def renamed_decoder(base: type[StructType], rename: Mapping[str, str]) -> Callab
     fields = [(field.name, field.type, field.default) for field in msgspec.structs.fields(base)]
     spelled = msgspec.defstruct(base.__name__, fields, bases=(base,), rename=dict(rename))  # a `base` itself
     return cast("Callable[[bytes], StructType]", msgspec.json.Decoder(spelled).decode)
-
-
-class Unparsable(Exception):
-    """Text that is not one JSON value; `diagnostic` says why (`INVALID_JSON`, `JSON_TOO_DEEP`)."""
-
-    def __init__(self, diagnostic: Diagnostic) -> None:
-        super().__init__(diagnostic.message)
-        self.diagnostic = diagnostic
 
 
 def parse(source: bytes | str) -> object:

@@ -22,9 +22,10 @@ from message_ir import (
 )
 from message_ir.adapters import _tools
 from message_ir.adapters._conversation import Conversation, FormatError, Instruction, Note
-from message_ir.adapters._json import Unparsable, as_array, as_object, decode, encode, json_input, kind, parse
+from message_ir.adapters._json import as_array, as_object, decode, encode, json_input, kind, parse
 from message_ir.adapters._log_file import whole
 from message_ir.adapters._records import split_record
+from message_ir.adapters._unparsable import Unparsable
 
 _FIRST_INDEX: Final = re.compile(r"\[(\d+)\]")
 

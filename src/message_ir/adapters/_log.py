@@ -28,10 +28,11 @@ import msgspec
 from message_ir import ConstructionError, Diagnostic, FrozenJsonObject, Message, frozen_json_object
 from message_ir.adapters._build import object_raw
 from message_ir.adapters._conversation import FormatError
-from message_ir.adapters._json import Unparsable, as_array, as_object, decode, decoded_object, encode, json_input, parse
+from message_ir.adapters._json import as_array, as_object, decode, decoded_object, encode, json_input, parse
 from message_ir.adapters._load_state import LoadState
 from message_ir.adapters._log_file import is_text, text_lines
 from message_ir.adapters._records import Info, format_info, frozen_info
+from message_ir.adapters._unparsable import Unparsable
 
 Lines = list[tuple[int | None, object]]
 """Lines to write: each with its number in the source (`None`: a new line)."""

@@ -15,7 +15,8 @@ from typing import Final
 from message_ir import ConstructionError, Diagnostic, ToolCall, ToolResultMessage, is_json_value
 from message_ir.adapters._build import meta_raw
 from message_ir.adapters._conversation import FormatError
-from message_ir.adapters._json import Unparsable, as_array, as_object, kind, parse
+from message_ir.adapters._json import as_array, as_object, kind, parse
+from message_ir.adapters._unparsable import Unparsable
 
 NAME: Final = "mcp"
 TEXT_SEPARATOR: Final = "\n"

@@ -65,8 +65,9 @@ from message_ir.adapters._conversation import Conversation, Instruction, Note
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, provider_words
 from message_ir.adapters._ids import any_id
-from message_ir.adapters._json import Unparsable, as_array, as_object, encode, parse, same_json
+from message_ir.adapters._json import as_array, as_object, encode, parse, same_json
 from message_ir.adapters._load_state import LoadState
+from message_ir.adapters._unparsable import Unparsable
 
 NAME: Final = "vercel_ai"
 _ROLES: Final = ("system", "user", "assistant", "tool")
