@@ -160,8 +160,8 @@ def branch_notes(lines: Lines, walked: Walked) -> tuple[Note, ...]:
     branch, each broken link, a branch of a sub-agent's only."""
     flags, on = lines.flags, walked.on
     # `iter(flags)`, here and below: mypyc (the compiled build) fails on enumerating a `bytearray`.
-    node = IS_MESSAGE | IS_NODE
-    messages = [number for number, flag in enumerate(iter(flags)) if flag & node == node]
+    message_node = IS_MESSAGE | IS_NODE  # a message line with an ID of its own
+    messages = [number for number, flag in enumerate(iter(flags)) if flag & message_node == message_node]
     on_messages = [number for number in messages if on[number]]
     off: list[tuple[int, int, str]] = []
     for number in messages:
