@@ -336,6 +336,27 @@ def test_validate_jsonl_streams_lines_and_agrees_with_the_guard() -> None:
     )
 
 
+def test_jsonl_lines_that_are_no_json_alone_are_refused_even_when_they_join_into_messages() -> None:
+    # Joined into one array, lines 2 and 3 would read as an assistant message of two text
+    # blocks and a user message: one message a line, but neither line is JSON on its own.
+    lines = [
+        b'{"role":"user","id":"v","content":"c"}',
+        b'{"role":"assistant","id":"a","content":[{"type":"text","text":"a"}',
+        b'{"type":"text","text":"b"}]},{"role":"user","id":"w","content":"c"}',
+    ]
+    expected = (
+        Diagnostic(
+            "INVALID_JSON", 1, "$[1]", "Line 2: Invalid JSON: Expecting ',' delimiter: line 1 column 67 (char 66)"
+        ),
+        Diagnostic("INVALID_JSON", 2, "$[2]", "Line 3: Invalid JSON: Extra data: line 1 column 27 (char 26)"),
+    )
+    assert validate_jsonl(lines) == expected
+    assert validate_jsonl([line.decode() for line in lines]) == expected
+    with pytest.raises(TranscriptError) as caught:
+        decode_jsonl(b"\n".join(lines))
+    assert caught.value.diagnostics == expected
+
+
 def test_jsonl_shape_only_decoding() -> None:
     pending = encode_jsonl(sample()[:2])
     assert decode_jsonl(pending, check_linkage=False) == sample()[:2]

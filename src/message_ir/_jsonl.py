@@ -64,9 +64,8 @@ class JsonlReader:
     def lines(self, lines: list[bytes] | list[str]) -> Iterator[Diagnostic]:
         """Read the next lines (each with or without its line ending), many at once.
 
-        The lines are decoded in one msgspec call, as the elements of one array; when that
-        fails, or does not give one message per line, or some arguments need a closer look,
-        each line is read on its own, which says exactly what is wrong and where. The
+        The lines are decoded in one tight loop; when a line fails, or some arguments need a
+        closer look, each line is read on its own, which says exactly what is wrong and where. The
         diagnostics come as they are found (a batch of bad lines is not held).
         """
         messages = _batch(lines) if len(lines) > 1 else None
@@ -144,21 +143,18 @@ class JsonlReader:
         return self.linkage.finish()
 
 
-_batch_decoder: Final = msgspec.json.Decoder(list[Message])
-
-
 def _batch(lines: list[bytes] | list[str]) -> list[Message] | None:
-    """The messages of many lines, decoded as one array; `None` when that does not give
-    exactly one message per line (a line that is not one JSON message: read it alone)."""
+    """The messages of many lines, each line decoded on its own in one tight loop; `None`
+    when a line is not one JSON message (then each is read alone, which says why).
+
+    The lines are not joined into one JSON array for a single decode: two lines that are no
+    JSON on their own can join into two messages (a line ending inside an array, the next
+    closing it and opening another message), and a log with such lines is not valid."""
+    decode = _message_decoder.decode
     try:
-        if type(lines[0]) is bytes:
-            text: bytes | str = b"[" + b",".join(lines) + b"]"
-        else:
-            text = "[" + ",".join([line for line in lines if type(line) is str]) + "]"  # a batch is all str
-        messages = _batch_decoder.decode(text)
-    except (msgspec.DecodeError, RecursionError, UnicodeError, TypeError):
+        return [decode(line) for line in lines]
+    except (msgspec.DecodeError, RecursionError, UnicodeError):
         return None
-    return messages if len(messages) == len(lines) else None
 
 
 def split_lines(data: bytes | str) -> list[bytes] | list[str]:
@@ -223,8 +219,8 @@ BATCH_BYTES: Final = 1 << 18
 
 def batches(lines: Iterable[bytes] | Iterable[str]) -> Iterator[list[bytes] | list[str]]:
     """The lines in batches of at most `BATCH_LINES` lines or about `BATCH_BYTES` bytes (a
-    longer line is a batch of its own), so that a batch costs one decode, and memory stays
-    bounded by the longest line plus a batch."""
+    longer line is a batch of its own), so that a batch is decoded in one tight loop, and memory
+    stays bounded by the longest line plus a batch."""
     byte_batch: list[bytes] = []  # one of the two is empty at any time: a batch has one type
     text_batch: list[str] = []
     size = 0

@@ -32,6 +32,7 @@ from message_ir import (
     tool_call,
     tool_result_message,
     user_message,
+    validate_jsonl,
     validate_transcript,
 )
 from message_ir._argument_text import arguments_text, is_arguments_text
@@ -254,6 +255,36 @@ def test_repair_properties(transcript: tuple[Message, ...]) -> None:
 def test_jsonl_agrees_with_the_array_form(transcript: tuple[Message, ...]) -> None:
     lines = encode_jsonl(transcript).splitlines()
     assert [json.loads(line) for line in lines] == json.loads(encode_transcript(transcript))
+
+
+def _lines_moved(lines: list[bytes]) -> st.SearchStrategy[list[bytes]]:
+    """`lines` with one line cut at one of its commas and its rest put before the next line,
+    joined by that comma: joined into one array, the two lines read as the two messages they
+    were, but the first is no JSON on its own."""
+    cuts = [(number, at) for number, line in enumerate(lines[:-1]) for at, byte in enumerate(line) if byte == ord(",")]
+    if not cuts:
+        return st.just(lines)
+    return st.sampled_from(cuts).map(
+        lambda cut: [
+            *lines[: cut[0]],
+            lines[cut[0]][: cut[1]],
+            lines[cut[0]][cut[1] + 1 :] + b"," + lines[cut[0] + 1],
+            *lines[cut[0] + 2 :],
+        ]
+    )
+
+
+@given(transcripts().map(lambda transcript: encode_jsonl(transcript).splitlines()).flatmap(_lines_moved))
+def test_validate_jsonl_is_never_more_lenient_than_its_lines_read_alone(lines: list[bytes]) -> None:
+    found = validate_jsonl(lines)
+    parsed: list[object] = []
+    for number, line in enumerate(lines):
+        try:
+            parsed.append(json.loads(line))
+        except ValueError:
+            assert any(each.code == "INVALID_JSON" and each.message_index == number for each in found)
+    if not found:
+        assert validate_transcript(parsed) == ()
 
 
 def _careful_passes(value: object) -> list[Diagnostic]:
