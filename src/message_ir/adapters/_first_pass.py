@@ -353,6 +353,9 @@ def complete_turns(lines: Lines, on: bytearray, sidechain: bool, held: list[int]
     line of the branch's side, off it, of an API message on it (as the branch was before) or
     answering a call it holds (added lines' calls included): the same lines in any order."""
     flags = lines.flags
+    side = IS_SIDECHAIN if sidechain else 0
+    if not _any_off(flags, on, side):
+        return  # no line it could add (a log without rewinds or sub-agents: the usual case)
     by_group, answering = index(lines)
     groups = {group for number in held for group in lines.groups.get(number)}
     calls: set[int] = set()
@@ -361,7 +364,6 @@ def complete_turns(lines: Lines, on: bytearray, sidechain: bool, held: list[int]
     pending = [number for group in groups for number in by_group.get(group, ())]
     for call in calls:
         pending.extend(answering.get(call, ()))
-    side = IS_SIDECHAIN if sidechain else 0
     while pending:
         number = pending.pop()
         flag = flags[number]
@@ -373,6 +375,24 @@ def complete_turns(lines: Lines, on: bytearray, sidechain: bool, held: list[int]
             if call not in calls:
                 calls.add(call)
                 pending.extend(answering.get(call, ()))
+
+
+_MESSAGE_NODE_OF_SIDE: Final = (
+    bytes(1 if flag & (IS_MESSAGE | IS_NODE | IS_SIDECHAIN) == IS_MESSAGE | IS_NODE else 0 for flag in range(256)),
+    bytes(
+        1 if flag & (IS_MESSAGE | IS_NODE | IS_SIDECHAIN) == IS_MESSAGE | IS_NODE | IS_SIDECHAIN else 0
+        for flag in range(256)
+    ),
+)
+"""Per side (the main conversation's, a sub-agent's), a byte per flag byte: 1 for a message
+line with an ID of its own of that side (the lines `complete_turns` may add)."""
+
+
+def _any_off(flags: bytearray, on: bytearray, side: int) -> bool:
+    """Whether some message line with an ID of its own, of the `side` given, is off the branch
+    (`on`), found on the flags in C: each as one bit of an integer."""
+    lines = int.from_bytes(flags.translate(_MESSAGE_NODE_OF_SIDE[1 if side else 0]), "little")
+    return lines & ~int.from_bytes(on, "little") != 0
 
 
 def cuts_of(lines: Lines, on: bytearray | None) -> tuple[array[int], frozenset[int], frozenset[str]]:
