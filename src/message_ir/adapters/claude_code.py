@@ -192,9 +192,10 @@ def _clean(data: bytes, on: frozenset[int] | None) -> int | None:
     joined: dict[str, int] = {}  # message.id -> its turn
     called: set[str] = set()  # the call IDs of the lines read so far: `load` names a result by them
     counted = not _shallow(data)  # each line's brackets counted only when some line may nest deep
+    decode = _json.decode
     for number, raw in enumerate(data.split(b"\n")[:-1]):
         try:
-            value = _json.decode(raw)  # as `load` parses a line
+            value = decode(raw)  # as `load` parses a line
         except (msgspec.DecodeError, RecursionError):
             return None
         if type(value) is not dict:
@@ -205,8 +206,11 @@ def _clean(data: bytes, on: frozenset[int] | None) -> int | None:
         line_type = line.get("type")
         if line_type not in _MESSAGE_TYPES or (on is not None and number not in on):
             continue
-        message = _object(line.get(_PAYLOAD))
-        if message is None or message.get("role") != line_type:
+        payload = line.get(_PAYLOAD)
+        if type(payload) is not dict:
+            return None
+        message: dict[str, object] = payload  # decoded here: `str` keys
+        if message.get("role") != line_type:
             return None
         content = message.get("content")
         if line_type == "user":
@@ -216,9 +220,11 @@ def _clean(data: bytes, on: frozenset[int] | None) -> int | None:
                 turns.append(content)
             elif type(content) is list and content:
                 for item in content:
-                    block = _object(item)
-                    if block is not None and block.get("type") == "tool_result":
-                        answered = block.get("tool_use_id")
+                    if type(item) is not dict:
+                        continue
+                    part: dict[str, object] = item  # decoded here: `str` keys
+                    if part.get("type") == "tool_result":
+                        answered = part.get("tool_use_id")
                         if answered is not None and (type(answered) is not str or answered not in called):
                             return None  # a result before its call's line: `load` names no tool for it
                 turns.append(content)
@@ -231,8 +237,8 @@ def _clean(data: bytes, on: frozenset[int] | None) -> int | None:
             return None
         blocks: list[object] = content
         for item in blocks:
-            block = _object(item)
-            if block is not None:
+            if type(item) is dict:
+                block: dict[str, object] = item
                 call_id = block.get("id")
                 if call_id is not None:
                     if type(call_id) is not str:
