@@ -11,12 +11,15 @@ throughput:
 - a Claude Code session log (`--session-megabytes`, 100 by default) shaped like the real
   ones: a prompt, then turns whose assistant message is split over a text line and a
   `tool_use` line sharing one `message.id`, each answered by a `tool_result` line, with
-  `progress` lines between (short lines: the most lines per megabyte);
+  `progress` lines between (short lines: the most lines per megabyte); only the user's lines
+  have a `uuid` and none a parent, so the lines form no tree;
+- the same log with every line linked to the one before (`uuid` and `parentUuid` on every
+  line, as Claude Code writes them): one tree without branches, which the first pass walks;
 - a Claude Code log of `--gigabytes` made of real logs repeated (`write_tree_log`): one
   long tree, a sub-agent's branch in every other copy; then `render` of it, a segment at a
   time, its page written to /dev/null.
 
-Both logs are checked by the `claude_code` adapter a segment at a time (two passes over the
+The Claude Code logs are checked by the `claude_code` adapter a segment at a time (two passes over the
 file, see docs/performance.md).
 """
 
@@ -74,14 +77,25 @@ def write_pairs(path: Path, size: int) -> int:
     return pairs
 
 
-def write_claude_code(path: Path, size: int) -> int:
-    """A Claude Code session log of about `size` bytes; returns its number of tool calls."""
+def write_claude_code(path: Path, size: int, *, linked: bool = False) -> int:
+    """A Claude Code session log of about `size` bytes; returns its number of tool calls.
+
+    `linked`: every line has a `uuid` and hangs from the line before by `parentUuid`, as
+    Claude Code writes them (the lines form one tree without branches, which the first pass
+    walks); else only the user's lines have a `uuid`, and no line a parent (no tree)."""
     session = {"parentUuid": None, "isSidechain": False, "userType": "external", "cwd": "/work", "sessionId": "s1"}
     turns = 0
+    written_lines = 0
     with path.open("wb") as stream:
 
         def line(value: dict[str, object]) -> int:
-            data = json.dumps({**session, **value}, separators=(",", ":")).encode() + b"\n"
+            nonlocal written_lines
+            fields = {**session, **value}
+            if linked:
+                fields["uuid"] = f"00000000-0000-4000-8000-{written_lines:012d}"
+                fields["parentUuid"] = f"00000000-0000-4000-8000-{written_lines - 1:012d}" if written_lines else None
+            written_lines += 1
+            data = json.dumps(fields, separators=(",", ":")).encode() + b"\n"
             stream.write(data)
             return len(data)
 
@@ -214,6 +228,8 @@ def main() -> None:
         long_log.write_bytes(b'{"role":"user","id":"u","content":"' + b"y" * 200_000_000 + b'"}\n')
         session_log = Path(folder) / "claude-code-session.jsonl"
         calls = write_claude_code(session_log, int(arguments.session_megabytes * 1e6))
+        linked_log = Path(folder) / "claude-code-linked.jsonl"
+        write_claude_code(linked_log, int(arguments.session_megabytes * 1e6), linked=True)
         tree_log = Path(folder) / "claude-code-tree.jsonl"
         copies = write_tree_log(tree_log, int(arguments.gigabytes * 1e9))
         print(f"Python {sys.version.split()[0]}; peak RSS of the child process (ru_maxrss); one run each")
@@ -222,6 +238,7 @@ def main() -> None:
             ("3,000,000 lines of {} (3,000,000 diagnostics)", empty_log, "validate"),
             ("one 200 MB line", long_log, "validate"),
             (f"Claude Code session log, {calls:,} calls", session_log, "validate"),
+            ("the same, every line linked to the one before", linked_log, "validate"),
             (f"Claude Code tree of real logs, {copies:,} copies", tree_log, "validate"),
             ("render of that tree (HTML)", tree_log, "render"),
         ):
