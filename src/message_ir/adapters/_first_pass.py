@@ -21,6 +21,7 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
+from itertools import compress
 from typing import Final, NamedTuple
 
 from message_ir.adapters._conversation import Note
@@ -301,6 +302,7 @@ def walk(lines: Lines, leaf: int | None) -> Walked:
     if leaf is not None:
         end, end_id = leaf, 0
     kept_id: int | None = None
+    keeps = lines.keeps  # pi's compactions: none in most logs
     held: list[int] = []
     broken: list[tuple[int, bool]] = []
     stopped = -1
@@ -314,8 +316,8 @@ def walk(lines: Lines, leaf: int | None) -> Walked:
         held.append(node)
         if flags[node] & IS_BOUNDARY:
             stopped = node
-        if kept_id is None:
-            kept_id = lines.keeps.get(node)
+        if keeps and kept_id is None:
+            kept_id = keeps.get(node)
         if node == end and end_id:
             seen[lines.first[end_id]] = 1  # the first line with the end's ID ends a cycle too
         parent = parents[node]
@@ -414,9 +416,8 @@ def cuts_of(lines: Lines, on: bytearray | None) -> tuple[array[int], frozenset[i
     calls, call_ends = lines.calls.digests, lines.calls.ends
     answers, answer_ends = lines.answers.digests, lines.answers.ends
     groups, group_ends = lines.groups.digests, lines.groups.ends
-    for number, flag in enumerate(iter(flags)):
-        if not flag & IS_MESSAGE or (on is not None and not on[number]):
-            continue
+    branch = _branch_messages(flags, on)
+    for number in compress(range(len(flags)), branch):
         held, end = call_ends[number], call_ends[number + 1]
         if held != end:
             for key in calls[held:end]:
@@ -446,15 +447,27 @@ def cuts_of(lines: Lines, on: bytearray | None) -> tuple[array[int], frozenset[i
     cuts: array[int] = array("q")
     open_until = -1
     after_assistant: bool | None = None
-    for number, flag in enumerate(iter(flags)):
-        if not flag & IS_MESSAGE or (on is not None and not on[number]):
-            continue
-        assistant = bool(flag & IS_ASSISTANT)
+    for number in compress(range(len(flags)), branch):
+        assistant = bool(flags[number] & IS_ASSISTANT)
         if assistant and after_assistant is False and open_until < number and linked_past[number] < number:
             cuts.append(number)
         open_until = max(open_until, reach[number])
         after_assistant = assistant
     return cuts, frozenset(reused), frozenset(avoid)
+
+
+_IS_MESSAGE_LINE: Final = bytes(1 if flag & IS_MESSAGE else 0 for flag in range(256))
+"""A byte per flag byte: 1 for a message line."""
+
+
+def _branch_messages(flags: bytearray, on: bytearray | None) -> bytes | bytearray:
+    """Per line, 1 for a message line on the branch (`on`; `None`: every line is), found in C:
+    the message lines' bytes and the branch's as integers, one bit a line."""
+    messages = flags.translate(_IS_MESSAGE_LINE)
+    if on is None:
+        return messages
+    both = int.from_bytes(messages, "little") & int.from_bytes(on, "little")
+    return both.to_bytes(len(flags), "little")
 
 
 def used_again(lines: Lines, on: bytearray | None) -> tuple[frozenset[int], frozenset[str]]:
