@@ -600,3 +600,86 @@ def test_a_call_id_that_is_an_array_or_an_object_is_a_format_problem(
     assert claude_code.check(data) == expected
     assert whole_check(claude_code, data) == expected
     assert claude_code._clean(data, None) is None
+
+
+# --- a log shorter than a segment, judged in one pass --------------------------------------
+
+
+def _planned_alone(data: bytes) -> int | None:
+    """What the fast path says of a log read as one segment, given the first pass's branch."""
+    found = _first_pass.plan(data, claude_code._KEYS, None, size=len(data) + 2)
+    if found.reused:
+        return None  # `check` does not ask the fast path
+    (segment,) = _segments._segments(data, found, len(data) + 2)
+    return claude_code._clean(segment.data, segment.on)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(CLAUDE_CODE_LOGS), OPERATIONS)
+def test_a_log_taken_without_the_first_pass_is_taken_with_it(
+    path: Path, operations: list[tuple[int, int, int]]
+) -> None:
+    """The fast path of a whole log read once (`_clean_alone`) takes only what it takes given
+    the first pass's branch, with as many messages, and the careful path finds it clean."""
+    data = mutated(path.read_bytes().splitlines(), operations)
+    count = claude_code._clean_alone(data)
+    if count is not None:
+        assert _planned_alone(data) == count
+        assert whole_check(claude_code, data) == ()
+
+
+def test_the_real_logs_taken_without_the_first_pass_are_the_linear_ones() -> None:
+    """The test above is not empty: real logs are taken alone, and a log with a sub-agent's
+    lines inline, or a rewind, is left to the first pass."""
+    taken = {path.name for path in CLAUDE_CODE_LOGS if claude_code._clean_alone(path.read_bytes()) is not None}
+    assert taken
+    planned = {path.name for path in CLAUDE_CODE_LOGS if _planned_alone(path.read_bytes()) is not None}
+    assert taken < planned  # some clean logs have lines off their branch
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda lines: [lines[0], lines[1].replace(b'"parentUuid": "u0"', b'"parentUuid": null'), *lines[2:]],
+        lambda lines: [*lines, claude_line("user", "u0", "r2", "Again.")],
+        lambda lines: [*lines[:5], lines[5].replace(b'"parentUuid": "r1"', b'"parentUuid": "a1"'), *lines[6:]],
+        lambda lines: [*lines[:3], claude_line("user", "side", "r0", "Aside.", isSidechain=True), *lines[3:]],
+        lambda lines: [*lines, claude_line("user", "side", "r2", "Aside.", isSidechain=True)],
+        lambda lines: [lines[0].replace(b'"parentUuid": null', b'"parentUuid": "r2"'), *lines[1:]],
+    ],
+    ids=["second-root", "id-twice", "rewind", "sub-agent-inline", "sub-agent-last", "first-hangs-from-a-later-line"],
+)
+def test_a_log_whose_lines_may_leave_the_branch_is_left_to_the_first_pass(
+    change: Callable[[list[bytes]], list[bytes]],
+) -> None:
+    lines = conversation_lines(3)
+    assert claude_code._clean_alone(b"".join(line + b"\n" for line in lines)) == 7
+    data = b"".join(line + b"\n" for line in change(lines))
+    assert claude_code._clean_alone(data) is None
+    assert segmented(claude_code, data, 10**9, fast=True) == whole_check(claude_code, data)
+
+
+def test_check_of_a_short_clean_log_runs_no_first_pass(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    data = b"".join(line + b"\n" for line in conversation_lines(3))
+    log = tmp_path / "session.jsonl"
+    log.write_bytes(data.rstrip(b"\n"))  # a last line without its newline too
+    planned: list[object] = []
+    plan = _first_pass.plan
+
+    def counted(source: object, keys: _tree.Keys, leaf: str | None, *, size: int = 0) -> _first_pass.Plan:
+        planned.append(source)
+        return plan(source, keys, leaf, size=size)
+
+    monkeypatch.setattr(_segments, "plan", counted)
+    assert claude_code.check(data) == ()
+    assert claude_code.check(data.decode()) == ()
+    assert claude_code.check(LogFile(log)) == ()
+    assert planned == []
+    rewound = data.replace(b'"parentUuid": "r1"', b'"parentUuid": "a1"')  # the first pass says what is on the branch
+    assert claude_code.check(rewound) == ()
+    assert planned == [rewound]
+
+
+def test_a_log_whose_lines_form_no_tree_is_taken_in_one_pass() -> None:
+    data = b"".join(line + b"\n" for line in in_file_order(conversation_lines(3)))
+    assert claude_code._clean_alone(data) == _planned_alone(data) == 7

@@ -489,6 +489,86 @@ def used_again(lines: Lines, on: bytearray | None) -> tuple[frozenset[int], froz
     return frozenset(reused), frozenset(avoid)
 
 
+class OneChain:
+    """What the first pass would find of the branch of a log read as one segment, told from its
+    parsed lines read once, in order (`line`), so that a fast path may judge such a log
+    without the first pass: `covers()` says whether every message line is on the branch the
+    first pass walks (a log whose lines form no tree has no branch: every line is on it).
+
+    The lines with an ID form one chain (each hangs from the one before, by its ID as text;
+    the first from none, or from an ID no line has; no ID twice), and the message lines are
+    all the main conversation's or all a sub-agent's: the walk from the last message line
+    then goes through every line before it, and `complete_turns` has nothing to add. Any
+    other log may leave lines off the branch: `covers()` is False (the first pass decides).
+    Fields are read as the first pass reads them (`_tree.loose_head`): an ID or a parent only
+    when it is a `str`, a sub-agent's line only when its flag is `true`."""
+
+    __slots__ = (
+        "_chained",
+        "_first_parent",
+        "_ids",
+        "_latest",
+        "_linked",
+        "_message_nodes",
+        "_messages",
+        "_nodes",
+        "_parent_key",
+        "_sidechain_key",
+        "_sides",
+        "_uid_key",
+    )
+
+    def __init__(self, keys: Keys) -> None:
+        self._uid_key, self._parent_key = keys.id, keys.parent
+        self._sidechain_key = keys.names.get("sidechain", "sidechain")
+        self._ids: set[str] = set()
+        self._latest: str | None = None  # the ID of the last line with one
+        self._first_parent: str | None = None  # what the first line with an ID hangs from
+        self._nodes = self._messages = self._message_nodes = 0
+        self._sides = 0  # 1: a message line of the main conversation was read; 2: of a sub-agent
+        self._chained = True
+        self._linked = False  # some line with an ID names a parent (as `Lines.linked`)
+
+    def line(self, line: dict[str, object], message: bool) -> bool:
+        """The next line of the log (parsed), and whether it is a message line; False once the
+        lines read leave `covers()` little hope (they left the chain, and they form a tree so
+        far), so that the fast path may stop early."""
+        uid = line.get(self._uid_key)
+        if message:
+            self._messages += 1
+            self._sides |= 2 if line.get(self._sidechain_key) is True else 1
+        if type(uid) is not str:
+            return self._hopeful()
+        self._message_nodes += message
+        parent = line.get(self._parent_key)
+        parent_id = parent if type(parent) is str else None
+        if parent_id is not None:
+            self._linked = True
+        if uid in self._ids:
+            self._chained = False
+        self._ids.add(uid)
+        if not self._nodes:
+            self._first_parent = parent_id
+        elif parent_id != self._latest:
+            self._chained = False
+        self._nodes += 1
+        self._latest = uid
+        return self._hopeful()
+
+    def _hopeful(self) -> bool:
+        """Whether the lines read so far may still be covered: they are no tree so far (a
+        message line without an ID, or no line names a parent), or they keep to the chain."""
+        return self._message_nodes != self._messages or not self._linked or (self._chained and self._sides != 3)
+
+    def covers(self) -> bool:
+        """Whether every message line read is on the branch the first pass would walk."""
+        tree = self._messages > 0 and self._message_nodes == self._messages and self._linked  # as `is_tree`
+        if not tree:
+            return True
+        first = self._first_parent
+        return self._chained and self._sides != 3 and (first is None or first not in self._ids)
+
+
 def _linked_past(parents: array[int]) -> array[int]:
     """Per line, the furthest line that a line before it hangs from (-1: none): a segment
     starts at no line that an earlier line's parent link passes (a log is written parents

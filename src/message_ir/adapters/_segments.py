@@ -29,6 +29,7 @@ at the end, and reports only the format's problems when there are any.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from itertools import compress
 from typing import Final, NamedTuple
@@ -40,7 +41,7 @@ from message_ir.adapters._checks import Checked, Rules, by_index, checked_loaded
 from message_ir.adapters._conversation import Conversation, FormatError, Note
 from message_ir.adapters._first_pass import Plan, digest, plan
 from message_ir.adapters._load_state import LoadState
-from message_ir.adapters._log_file import is_text, read_range
+from message_ir.adapters._log_file import LogFile, is_text, read_range
 from message_ir.adapters._tree import Keys, OnBranch, Renames
 
 SEGMENT_BYTES: Final = 4_000_000
@@ -53,6 +54,13 @@ Clean = Callable[[bytes, "frozenset[int] | None"], "int | None"]
 """A log format's fast path: for a segment (its lines, and those of them on the branch) that
 is surely clean, how many IR messages it holds (its careful check is skipped); `None` when it
 may not be clean. Only for a format whose reader carries nothing between segments."""
+
+
+CleanAlone = Callable[[bytes], "int | None"]
+"""A log format's fast path for a whole log shorter than a segment, asked before any first
+pass (its lines ending in a newline): how many IR messages it holds when it is surely clean
+whatever the first pass would find of its branch, else `None` (then the log is planned and
+checked as any other)."""
 
 
 class _Segment(NamedTuple):
@@ -117,16 +125,39 @@ def check_segments(
     size: int = SEGMENT_BYTES,
     *,
     clean: Clean | None = None,
+    alone: CleanAlone | None = None,
 ) -> tuple[Diagnostic, ...]:
     """`check` of a log given as text or as a `LogFile`, a segment at a time (see the module
     docstring): what `check` of the whole log gives. Never raises but `OSError`, for a
-    `LogFile` that cannot be read."""
+    `LogFile` that cannot be read. A log shorter than a segment that `alone` finds clean is
+    read once, with no first pass (`check` of a session log as it grows: one pass, not two)."""
     try:
+        if alone is not None and leaf is None:
+            data = _short(source, size)
+            if data is not None and alone(data) is not None:
+                return ()
         return _checked(source, read, rules, plan(source, keys, leaf, size=size), size, clean)
     except OSError:
         raise
     except Exception as error:  # noqa: BLE001  # as `check` of the whole log: said, never raised
         return unreadable(error)
+
+
+def _short(source: object, size: int) -> bytes | None:
+    """The text of a log read as one segment by `plan` (its lines end before `size` bytes),
+    each line ending in a newline, as `_segments` gives it; `None` for a longer log."""
+    text = source.encode("utf-8", "surrogatepass") if type(source) is str else source
+    if type(text) is bytes:
+        length = len(text)
+    else:
+        assert type(text) is LogFile  # a log given as text or as a `LogFile`
+        length = os.stat(text.path).st_size if text.end is None else min(os.stat(text.path).st_size, text.end)
+    if length + 1 >= size:  # the first pass counts a last line without its newline as if it had one
+        return None
+    data = read_range(text, 0, None)
+    if len(data) + 1 >= size:  # the file grew between the two reads
+        return None
+    return data if not data or data.endswith(b"\n") else data + b"\n"
 
 
 def _read_segments(

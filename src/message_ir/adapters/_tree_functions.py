@@ -13,7 +13,7 @@ from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._load_state import LoadState, Origins, Reader, read_source
 from message_ir.adapters._log_branches import text_branches
 from message_ir.adapters._log_file import is_text
-from message_ir.adapters._segments import Clean, check_segments
+from message_ir.adapters._segments import Clean, CleanAlone, check_segments
 from message_ir.adapters._tree import Branch, Keys, OnBranch, branches
 
 LeafReader = Callable[[object, frozenset[str], bool, "str | OnBranch | None"], LoadState]
@@ -40,10 +40,18 @@ class Trees(NamedTuple):
 
 
 def tree_functions(
-    format: str, read: LeafReader, keys: Keys, rules: Rules, resumed: str, *, clean: Clean | None = None
+    format: str,
+    read: LeafReader,
+    keys: Keys,
+    rules: Rules,
+    resumed: str,
+    *,
+    clean: Clean | None = None,
+    alone: CleanAlone | None = None,
 ) -> Trees:
     """`load`, `branches` and the branch `check` of a tree log (`resumed` says which branch
-    `load` reads by default, for its docstring; `clean`, the fast path of its `check`)."""
+    `load` reads by default, for its docstring; `clean`, the fast path of its `check`;
+    `alone`, that of a log shorter than a segment, asked before the first pass)."""
 
     def reader(leaf: str | None) -> Reader:
         def read_to_leaf(value: object, avoid: frozenset[str], trusted: bool) -> LoadState:
@@ -60,7 +68,7 @@ def tree_functions(
 
     def check(source: object, leaf: str | None) -> tuple[Diagnostic, ...]:
         if is_text(source):  # read twice, a segment at a time: never held whole
-            return check_segments(source, read, keys, rules, leaf, clean=clean)
+            return check_segments(source, read, keys, rules, leaf, clean=clean, alone=alone)
         return checked(format, source, whole(leaf), rules)
 
     def found(source: object) -> tuple[Branch, ...]:

@@ -26,7 +26,7 @@ from typing import Final
 import msgspec
 
 import message_ir as ir
-from message_ir.adapters import _fast_line, _json, _log, _records, _tree, _tree_functions, anthropic
+from message_ir.adapters import _fast_line, _first_pass, _json, _log, _records, _tree, _tree_functions, anthropic
 from message_ir.adapters._build import object_raw
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
@@ -176,10 +176,12 @@ _SURE_DEPTH: Final = 56
 allowed; the envelope of a split message's later line goes in four levels down)."""
 
 
-def _clean(data: bytes, on: frozenset[int] | None) -> int | None:
+def _clean(data: bytes, on: frozenset[int] | None, *, alone: bool = False) -> int | None:
     """How many IR messages a segment of a log (whole lines, each ending in a newline; `on`:
     its lines on the branch, `None`: every line) holds, when it is surely clean (`check` of it
-    would say nothing); else `None`.
+    would say nothing); else `None`. `alone`: the segment is a whole log no first pass read
+    (`on` is `None`), taken only when its lines say that every message line is on its branch
+    (`_first_pass.OneChain`).
 
     It takes the usual shape only: every line a JSON object held in `meta` as it is, each
     message line's `message` of its own role, with `text` and `tool_use` (and `thinking`)
@@ -191,20 +193,24 @@ def _clean(data: bytes, on: frozenset[int] | None) -> int | None:
     user: list[bool] = []
     joined: dict[str, int] = {}  # message.id -> its turn
     called: set[str] = set()  # the call IDs of the lines read so far: `load` names a result by them
-    brackets = data.translate(None, _NOT_OPENING).split(b"\n")  # per line, its opening brackets (in strings too)
-    deep = max(map(len, brackets)) > _SURE_DEPTH  # some line may nest too deep: look at each such line
     decode = _json.decode
-    for number, raw in enumerate(data.split(b"\n")[:-1]):
+    chain = _first_pass.OneChain(_KEYS) if alone else None
+    find = data.find
+    start, number = 0, -1
+    while start < len(data):  # each line found where it ends (`find` is memchr: `split` reads every byte)
+        end = find(b"\n", start)
+        raw = data[start:end]
+        start, number = end + 1, number + 1
         try:
             value = decode(raw)  # as `load` parses a line
         except (msgspec.DecodeError, RecursionError):
             return None
         if type(value) is not dict:
             return None
-        if deep and len(brackets[number]) > _SURE_DEPTH and not _held(value):  # decoded here: `str` keys
-            return None
         line: dict[str, object] = value
         line_type = line.get("type")
+        if chain is not None and not chain.line(line, line_type in _MESSAGE_TYPES):
+            return None  # a line off the chain: the first pass says what is on the branch
         if line_type not in _MESSAGE_TYPES or (on is not None and number not in on):
             continue
         payload = line.get(_PAYLOAD)
@@ -256,6 +262,8 @@ def _clean(data: bytes, on: frozenset[int] | None) -> int | None:
             turn = turns[into]
             assert type(turn) is list
             turn.extend(blocks)
+    if not _shallow(data):
+        return None
     linkage = _fast_line.Linkage(None, anthropic.ID_RULE)
     count = 0
     for turn, from_user in zip(turns, user, strict=True):
@@ -263,12 +271,38 @@ def _clean(data: bytes, on: frozenset[int] | None) -> int | None:
         if messages is None:
             return None
         count += messages
+    if chain is not None and not chain.covers():
+        return None  # a message line may be off the branch: the first pass says which
     return count if linkage.end() else None
+
+
+def _clean_alone(data: bytes) -> int | None:
+    """`_clean` of a whole log shorter than a segment, without the first pass (see `alone`)."""
+    return _clean(data, None, alone=True)
 
 
 _NOT_OPENING: Final = bytes(sorted(set(range(256)) - set(b"{[\n")))
 """Every byte but an opening bracket and the line ending: deleted from a segment's lines, what
 is left of each line is its opening brackets (one C pass, where two `count`s a line cost more)."""
+
+
+def _shallow(data: bytes) -> bool:
+    """Whether every line of `data` (whole lines, each a JSON object) is held in `meta` as it
+    is: its opening brackets, found for every line at once, are few enough, or the line
+    decoded again nests within the limit (`_held`; such lines are rare). Asked once the lines
+    are read, so that a fast path that stops early pays nothing for it."""
+    brackets = data.translate(None, _NOT_OPENING).split(b"\n")  # per line, its opening brackets (in strings too)
+    if max(map(len, brackets)) <= _SURE_DEPTH:
+        return True
+    start = 0
+    for opening in brackets[:-1]:  # the piece after the last newline: empty
+        end = data.find(b"\n", start)
+        if len(opening) > _SURE_DEPTH:
+            line = _object(_json.decode(data[start:end]))  # decoded as in `_clean` already: an object
+            if line is None or not _held(line):
+                return False
+        start = end + 1
+    return True
 
 
 def _object(value: object) -> dict[str, object] | None:
@@ -534,7 +568,7 @@ _WORDS: Final = log_words(
     "Every problem Anthropic would answer with a 400 on resuming this session, and the IR's own",
 )
 _TREES: Final = _tree_functions.tree_functions(
-    NAME, _read, _KEYS, anthropic.provider_rules, "the branch Claude Code resumes", clean=_clean
+    NAME, _read, _KEYS, anthropic.provider_rules, "the branch Claude Code resumes", clean=_clean, alone=_clean_alone
 )
 _FUNCTIONS: Final = format_functions(
     NAME,
