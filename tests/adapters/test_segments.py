@@ -683,3 +683,17 @@ def test_check_of_a_short_clean_log_runs_no_first_pass(monkeypatch: pytest.Monke
 def test_a_log_whose_lines_form_no_tree_is_taken_in_one_pass() -> None:
     data = b"".join(line + b"\n" for line in in_file_order(conversation_lines(3)))
     assert claude_code._clean_alone(data) == _planned_alone(data) == 7
+
+
+def test_only_a_log_the_plan_reads_as_one_segment_is_read_in_one_pass(tmp_path: Path) -> None:
+    assert _segments._short(b"ab", 4) == b"ab\n"  # a last line without its newline: the plan counts 3 bytes
+    assert _segments._short(b"ab\n", 4) == b"ab\n"
+    assert _segments._short(b"abc", 4) is None
+    assert _segments._short("é\n", 5) == "é\n".encode()  # its UTF-8, 3 bytes
+    assert _segments._short("éé", 5) is None  # 4 bytes, and the newline the plan counts
+    log = tmp_path / "session.jsonl"
+    log.write_bytes(b"ab\ncd")
+    assert _segments._short(LogFile(log), 7) == b"ab\ncd\n"
+    assert _segments._short(LogFile(log), 6) is None
+    assert _segments._short(LogFile(log, end=3), 6) == b"ab\n"
+    assert _segments._short(b"", 4) == b""

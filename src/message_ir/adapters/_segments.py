@@ -144,20 +144,23 @@ def check_segments(
 
 
 def _short(source: object, size: int) -> bytes | None:
-    """The text of a log read as one segment by `plan` (its lines end before `size` bytes),
-    each line ending in a newline, as `_segments` gives it; `None` for a longer log."""
+    """The text of a log that `plan` reads as one segment (its lines end before `size` bytes,
+    a last line without its newline counted as if it had one), each line ending in a newline,
+    as `_segments` gives it; `None` for a longer log (told from its length before it is read)."""
+    if type(source) is str and len(source) >= size:  # its UTF-8 is no shorter: not encoded for nothing
+        return None
     text = source.encode("utf-8", "surrogatepass") if type(source) is str else source
     if type(text) is bytes:
         length = len(text)
     else:
         assert type(text) is LogFile  # a log given as text or as a `LogFile`
         length = os.stat(text.path).st_size if text.end is None else min(os.stat(text.path).st_size, text.end)
-    if length + 1 >= size:  # the first pass counts a last line without its newline as if it had one
+    if length >= size:
         return None
     data = read_range(text, 0, None)
-    if len(data) + 1 >= size:  # the file grew between the two reads
-        return None
-    return data if not data or data.endswith(b"\n") else data + b"\n"
+    if data and not data.endswith(b"\n"):
+        data += b"\n"
+    return data if len(data) < size else None  # (a file may have grown between the two reads)
 
 
 def _read_segments(
