@@ -77,7 +77,8 @@ def segmented(
 ) -> tuple[Diagnostic, ...]:
     rules = RULES[module.NAME]
     clean: Callable[[bytes, frozenset[int] | None], int | None] | None = claude_code._clean if fast else None
-    return _segments.check_segments(data, module._read, module._KEYS, rules, leaf, size, clean=clean)
+    alone: Callable[[bytes], int | None] | None = claude_code._clean_alone if fast else None
+    return _segments.check_segments(data, module._read, module._KEYS, rules, leaf, size, clean=clean, alone=alone)
 
 
 @pytest.mark.parametrize("path", CLAUDE_CODE_LOGS + PI_LOGS + CODEX_LOGS, ids=lambda path: path.name)
