@@ -698,3 +698,9 @@ def test_only_a_log_the_plan_reads_as_one_segment_is_read_in_one_pass(tmp_path: 
     assert _segments._short(LogFile(log), 6) is None
     assert _segments._short(LogFile(log, end=3), 6) == b"ab\n"
     assert _segments._short(b"", 4) == b""
+
+
+def test_the_fast_path_reads_a_last_line_without_its_newline() -> None:
+    data = b"".join(line + b"\n" for line in conversation_lines(3))
+    assert claude_code._clean(data.rstrip(b"\n"), None) == claude_code._clean(data, None) == 7
+    assert claude_code._clean(data + b"{oops", None) is None

@@ -199,6 +199,8 @@ def _clean(data: bytes, on: frozenset[int] | None, *, alone: bool = False) -> in
     start, number = 0, -1
     while start < len(data):  # each line found where it ends (`find` is memchr: `split` reads every byte)
         end = find(b"\n", start)
+        if end < 0:
+            end = len(data)  # a last line without its newline (the segments give none such)
         raw = data[start:end]
         start, number = end + 1, number + 1
         try:
