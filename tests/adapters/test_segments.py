@@ -704,3 +704,6 @@ def test_the_fast_path_reads_a_last_line_without_its_newline() -> None:
     data = b"".join(line + b"\n" for line in conversation_lines(3))
     assert claude_code._clean(data.rstrip(b"\n"), None) == claude_code._clean(data, None) == 7
     assert claude_code._clean(data + b"{oops", None) is None
+    deep = b'{"type": "progress", "data": ' + b"[" * 70 + b"]" * 70 + b"}"  # too deep for `meta`
+    assert claude_code._clean(data + deep, None) is None
+    assert claude_code._clean(data + deep + b"\n", None) is None

@@ -511,7 +511,6 @@ class OneChain:
         "_linked",
         "_message_nodes",
         "_messages",
-        "_nodes",
         "_parent_key",
         "_sidechain_key",
         "_sides",
@@ -524,7 +523,7 @@ class OneChain:
         self._ids: set[str] = set()
         self._latest: str | None = None  # the ID of the last line with one
         self._first_parent: str | None = None  # what the first line with an ID hangs from
-        self._nodes = self._messages = self._message_nodes = 0
+        self._messages = self._message_nodes = 0
         self._sides = 0  # 1: a message line of the main conversation was read; 2: of a sub-agent
         self._chained = True
         self._linked = False  # some line with an ID names a parent (as `Lines.linked`)
@@ -547,11 +546,10 @@ class OneChain:
         if uid in self._ids:
             self._chained = False
         self._ids.add(uid)
-        if not self._nodes:
+        if self._latest is None:  # the first line with an ID
             self._first_parent = parent_id
         elif parent_id != self._latest:
             self._chained = False
-        self._nodes += 1
         self._latest = uid
         return self._hopeful()
 

@@ -297,8 +297,10 @@ def _shallow(data: bytes) -> bool:
     if max(map(len, brackets)) <= _SURE_DEPTH:
         return True
     start = 0
-    for opening in brackets[:-1]:  # the piece after the last newline: empty
+    for opening in brackets:  # one piece a line (and an empty one after a last newline)
         end = data.find(b"\n", start)
+        if end < 0:
+            end = len(data)  # a last line without its newline, read as `_clean` reads it
         if len(opening) > _SURE_DEPTH:
             line = _object(_json.decode(data[start:end]))  # decoded as in `_clean` already: an object
             if line is None or not _held(line):
