@@ -26,7 +26,17 @@ from typing import Final
 import msgspec
 
 import message_ir as ir
-from message_ir.adapters import _fast_line, _first_pass, _json, _log, _records, _tree, _tree_functions, anthropic
+from message_ir.adapters import (
+    _fast_line,
+    _first_pass,
+    _held_lines,
+    _json,
+    _log,
+    _records,
+    _tree,
+    _tree_functions,
+    anthropic,
+)
 from message_ir.adapters._build import object_raw
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
@@ -171,10 +181,6 @@ _KEYS: Final = _tree.Keys(_NAMES, _PAYLOAD, _json.renamed_decoder(_tree.Head, _N
 
 # --- the fast path of check ---------------------------------------------------------------
 
-_SURE_DEPTH: Final = 56
-"""A line nesting at most this deep is held in `meta` wherever `load` puts it (64 levels
-allowed; the envelope of a split message's later line goes in four levels down)."""
-
 
 def _clean(data: bytes, on: frozenset[int] | None, *, alone: bool = False) -> int | None:
     """How many IR messages a segment of a log (whole lines, each ending in a newline; `on`:
@@ -264,7 +270,7 @@ def _clean(data: bytes, on: frozenset[int] | None, *, alone: bool = False) -> in
             turn = turns[into]
             assert type(turn) is list
             turn.extend(blocks)
-    if not _shallow(data):
+    if not _held_lines.shallow(data):
         return None
     linkage = _fast_line.Linkage(None, anthropic.ID_RULE)
     count = 0
@@ -283,32 +289,6 @@ def _clean_alone(data: bytes) -> int | None:
     return _clean(data, None, alone=True)
 
 
-_NOT_OPENING: Final = bytes(sorted(set(range(256)) - set(b"{[\n")))
-"""Every byte but an opening bracket and the line ending: deleted from a segment's lines, what
-is left of each line is its opening brackets (one C pass, where two `count`s a line cost more)."""
-
-
-def _shallow(data: bytes) -> bool:
-    """Whether every line of `data` (whole lines, each a JSON object) is held in `meta` as it
-    is: its opening brackets, found for every line at once, are few enough, or the line
-    decoded again nests within the limit (`_held`; such lines are rare). Asked once the lines
-    are read, so that a fast path that stops early pays nothing for it."""
-    brackets = data.translate(None, _NOT_OPENING).split(b"\n")  # per line, its opening brackets (in strings too)
-    if max(map(len, brackets)) <= _SURE_DEPTH:
-        return True
-    start = 0
-    for opening in brackets:  # one piece a line (and an empty one after a last newline)
-        end = data.find(b"\n", start)
-        if end < 0:
-            end = len(data)  # a last line without its newline, read as `_clean` reads it
-        if len(opening) > _SURE_DEPTH:
-            line = _object(_json.decode(data[start:end]))  # decoded as in `_clean` already: an object
-            if line is None or not _held(line):
-                return False
-        start = end + 1
-    return True
-
-
 def _object(value: object) -> dict[str, object] | None:
     """`value` if it is a JSON object (decoded here: no caller's type, every key a `str`)."""
     return value if type(value) is dict else None
@@ -316,21 +296,6 @@ def _object(value: object) -> dict[str, object] | None:
 
 def _array(value: object) -> list[object] | None:
     return value if type(value) is list else None
-
-
-def _held(line: dict[str, object]) -> bool:
-    """Whether a decoded line with many brackets is surely held in `meta`: nesting well within
-    the limit (an integer longer than the IR's JSON rule allows, msgspec refused to decode
-    already). A line with at most `_SURE_DEPTH` brackets in all is, without asking."""
-    stack: list[tuple[dict[str, object] | list[object], int]] = [(line, 1)]
-    while stack:  # only containers are visited: a line's strings hold most of its brackets
-        container, depth = stack.pop()
-        if depth > _SURE_DEPTH:
-            return False
-        for child in container.values() if type(container) is dict else container:
-            if type(child) is dict or type(child) is list:
-                stack.append((child, depth + 1))
-    return True
 
 
 def _text_block(block: dict[str, object]) -> bool:

@@ -22,6 +22,7 @@ item is followed by an output item of its turn, never by an input item, and is n
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Final
 
 import msgspec
@@ -476,11 +477,13 @@ class _Reasoning(msgspec.Struct, tag="reasoning", forbid_unknown_fields=True, gc
     encrypted_content: str | msgspec.UnsetType | None = msgspec.UNSET
 
 
-_Item = _Message | _FunctionCall | _FunctionCallOutput | _CustomCall | _CustomOutput | _Reasoning
+TypedItem = _Message | _FunctionCall | _FunctionCallOutput | _CustomCall | _CustomOutput | _Reasoning
+"""An input item of the plain shape, as the fast paths decode it (every field named: an item
+with any other field, or of any other type, fails the decode)."""
 
 
 class _Body(msgspec.Struct, forbid_unknown_fields=True, gc=False):
-    input: list[_Item]
+    input: list[TypedItem]
     instructions: str | None = None
     tools: msgspec.Raw = msgspec.Raw(b"null")
 
@@ -493,57 +496,68 @@ _INPUT_ROLES: Final = ("user", *_INSTRUCTION_ROLES)
 
 
 def _is_clean(line: bytes) -> bool:
-    """The fast path of `check-dataset` (see `_fast_line`): a body of `input` items that are
-    messages (`input_text` parts for the user, system and developer, `output_text` for the
-    assistant), `function_call`s and their `function_call_output`s right after the run of
-    output items holding them (custom calls and outputs too, when no tools are declared),
-    and reasoning items, each followed by an output item of its turn; `instructions` and
-    `tools`."""
+    """The fast path of `check-dataset` (see `_fast_line`): a body of `input` items that
+    `clean_items` takes, with `instructions` and `tools`."""
     try:
         body = _body(line)
     except _fast_line.REFUSED:
         return False
     linkage = _fast_line.linkage(_TOOLS, body.tools, ID_RULE)
-    if linkage is None:
-        return False
+    return linkage is not None and clean_items(body.input, linkage, custom=body.tools == _NO_TOOLS) is not None
+
+
+def clean_items(items: Iterable[TypedItem], linkage: _fast_line.Linkage, *, custom: bool) -> int | None:
+    """How many IR messages input items hold when they are surely clean (`check` of them would
+    say nothing), else `None`: messages (`input_text` parts for the user, system and
+    developer, `output_text` for the assistant), `function_call`s and their
+    `function_call_output`s right after the run of output items holding them (custom calls
+    and outputs too, when `custom`: no tools are declared), and reasoning items, each followed
+    by an output item of its turn. A run of output items is one assistant message; a system or
+    developer message is an instruction, no message."""
+    count = 0
     in_run = False  # within a run of output items: one assistant message
     reasoning = False  # the run's last item is a reasoning item (which must not end it)
-    for item in body.input:
+    for item in items:
         kind = type(item)
         if kind is _FunctionCall or kind is _CustomCall or kind is _Reasoning:
-            if not in_run and not linkage.assistant():
-                return False
-            in_run = True
+            if not in_run:
+                if not linkage.assistant():
+                    return None
+                in_run, count = True, count + 1
             reasoning = kind is _Reasoning
             if type(item) is _FunctionCall:
                 if not linkage.call(item.call_id, item.name, item.arguments):
-                    return False
+                    return None
             elif type(item) is _CustomCall and (  # declared tools are the careful path's to judge for it
-                body.tools != _NO_TOOLS or not linkage.call(item.call_id, item.name, {"input": item.input})
+                not custom or not linkage.call(item.call_id, item.name, {"input": item.input})
             ):
-                return False
+                return None
             continue
         if type(item) is _FunctionCallOutput or type(item) is _CustomOutput:
             if reasoning or not linkage.result(item.call_id):  # a reasoning item before an input item
-                return False
-            in_run = False
+                return None
+            in_run, count = False, count + 1
             continue
         assert type(item) is _Message
         part: type[_InputText | _OutputText]
         if item.role == "assistant":
-            if not in_run and not linkage.assistant():
-                return False
-            in_run, reasoning, part = True, False, _OutputText
+            if not in_run:
+                if not linkage.assistant():
+                    return None
+                in_run, count = True, count + 1
+            reasoning, part = False, _OutputText
         else:
             if reasoning or item.role not in _INPUT_ROLES or not linkage.message():
-                return False
+                return None
             in_run, part = False, _InputText
+            if item.role == "user":  # (a system or developer message: an instruction)
+                count += 1
         content = item.content
         if type(content) is not str:
             for entry in content:
                 if type(entry) is not part:
-                    return False
-    return not reasoning and linkage.end()
+                    return None
+    return count if not reasoning and linkage.end() else None
 
 
 _ITEM_TYPES: Final = (

@@ -1,0 +1,60 @@
+"""Whether a session log's lines are held in `meta` as they are, asked by the fast paths of
+`check`: a line that nests too deeply for `meta` (where `load` puts a line a few levels down:
+a kept line, an envelope) is a problem of the careful path's, so a fast path takes no such line.
+
+A line's nesting is at most its count of opening brackets (those in its strings count too, so
+the count may be far above its nesting): a line with at most `SURE_DEPTH` of them is surely
+held, and only a line with more is decoded again and walked (such lines are rare)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from message_ir.adapters import _json
+
+SURE_DEPTH: Final = 56
+"""A line nesting at most this deep is held in `meta` wherever `load` puts it (64 levels
+allowed; the envelope of a split message's later line goes in four levels down)."""
+_NOT_OPENING: Final = bytes(sorted(set(range(256)) - set(b"{[\n")))
+"""Every byte but an opening bracket and the line ending: deleted from a segment's lines, what
+is left of each line is its opening brackets (one C pass, where two `count`s a line cost more)."""
+
+
+def shallow(data: bytes) -> bool:
+    """Whether every line of `data` (lines that each decode to a JSON object; the last one may
+    lack its newline) is held in `meta` as it is: its opening brackets, found for every line at
+    once, are few enough, or the line decoded again nests within the limit (`held`)."""
+    brackets = data.translate(None, _NOT_OPENING).split(b"\n")  # per line, its opening brackets (in strings too)
+    if max(map(len, brackets)) <= SURE_DEPTH:
+        return True
+    start = 0
+    for opening in brackets:  # one piece a line (and an empty one after a last newline)
+        end = data.find(b"\n", start)
+        if end < 0:
+            end = len(data)  # a last line without its newline
+        if len(opening) > SURE_DEPTH:
+            line = _json.decode(data[start:end])  # decoded by the caller already: an object
+            if type(line) is not dict or not held(line):
+                return False
+        start = end + 1
+    return True
+
+
+def held_line(raw: bytes, line: dict[str, object]) -> bool:
+    """Whether one line (`raw`, decoded to `line`) is held in `meta` as it is."""
+    return raw.count(b"{") + raw.count(b"[") <= SURE_DEPTH or held(line)
+
+
+def held(line: dict[str, object]) -> bool:
+    """Whether a decoded line is surely held in `meta`: nesting well within the limit (an
+    integer longer than the IR's JSON rule allows, msgspec refused to decode already). A line
+    with at most `SURE_DEPTH` brackets in all is, without asking."""
+    stack: list[tuple[dict[str, object] | list[object], int]] = [(line, 1)]
+    while stack:  # only containers are visited: a line's strings hold most of its brackets
+        container, depth = stack.pop()
+        if depth > SURE_DEPTH:
+            return False
+        for child in container.values() if type(container) is dict else container:
+            if type(child) is dict or type(child) is list:
+                stack.append((child, depth + 1))
+    return True
