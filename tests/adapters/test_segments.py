@@ -53,6 +53,10 @@ RULES: dict[str, Rules] = {
 }
 
 
+ALONE: dict[str, Callable[[bytes], int | None]] = {claude_code.NAME: claude_code._clean_alone, codex.NAME: codex._clean}
+"""The fast path each format asks of a log shorter than a segment, before any first pass."""
+
+
 def module_of(path: Path) -> ModuleType:
     return pi if path in PI_LOGS else codex if path in CODEX_LOGS else claude_code
 
@@ -76,8 +80,10 @@ def segmented(
     module: ModuleType, data: bytes, size: int, *, fast: bool, leaf: str | None = None
 ) -> tuple[Diagnostic, ...]:
     rules = RULES[module.NAME]
-    clean: Callable[[bytes, frozenset[int] | None], int | None] | None = claude_code._clean if fast else None
-    alone: Callable[[bytes], int | None] | None = claude_code._clean_alone if fast else None
+    clean: Callable[[bytes, frozenset[int] | None], int | None] | None = (
+        getattr(module, "_clean", None) if fast else None
+    )
+    alone: Callable[[bytes], int | None] | None = ALONE.get(module.NAME) if fast else None
     return _segments.check_segments(data, module._read, module._KEYS, rules, leaf, size, clean=clean, alone=alone)
 
 
@@ -169,7 +175,7 @@ def test_a_mutated_log_checks_the_same_in_segments(
     module = module_of(path)
     data = mutated(path.read_bytes().splitlines(), operations)
     expected = whole_check(module, data)
-    assert segmented(module, data, size, fast=module is claude_code) == expected
+    assert segmented(module, data, size, fast=True) == expected
 
 
 @settings(max_examples=100, deadline=None)
@@ -402,7 +408,164 @@ def test_record_numbers_are_checked_across_segments(path: Path, dropped: list[in
     data = b"".join(line + b"\n" for line in lines)
     expected = whole_check(codex, data)
     assert segmented(codex, data, 1, fast=False) == expected
+    assert segmented(codex, data, 1, fast=True) == expected
     assert codex.check(data) == expected
+
+
+def test_lines_without_record_numbers_after_numbered_ones_are_never_taken_by_the_fast_path() -> None:
+    """Once a segment's lines carry record numbers, each later line must too: the fast path,
+    which takes only lines without one, is not asked of the segments after such a segment."""
+    path = next(path for path in CODEX_LOGS if "019e1625" in path.name)
+    plain = path.read_bytes().splitlines()
+    lines = numbered(path)[: len(plain) // 2] + plain[len(plain) // 2 :]
+    data = b"".join(line + b"\n" for line in lines)
+    expected = whole_check(codex, data)
+    assert {diagnostic.code for diagnostic in expected} == {"LOG_RECORD_GAP"}
+    assert len(expected) == len(plain) - len(plain) // 2  # one per line without its number
+    assert segmented(codex, data, 1, fast=True) == expected
+    assert codex.check(data) == expected
+
+
+# --- the Codex fast path ------------------------------------------------------------------
+
+
+def codex_changed(data: bytes, changes: list[tuple[int, int]]) -> bytes:
+    """A rollout with each `(kind, n)` applied at the n-th place it can be: a user message made
+    the assistant's, an output made a call, a call's arguments made no JSON, an unknown key put
+    in an item, a record number put on a line, a line made to nest deeply, a reasoning item's
+    summary made text, a part's type changed."""
+    edits = [
+        (b'"role":"user"', b'"role":"assistant"'),
+        (b'"type":"function_call_output"', b'"type":"function_call"'),
+        (b'"arguments":"{', b'"arguments":"{oops'),
+        (b'"payload":{"type":', b'"payload":{"extra":1,"type":'),
+        (b'{"timestamp":', b'{"ordinal":7,"timestamp":'),
+        (b'"payload":{', b'"payload":' + b"[" * 60 + b"1" + b"]" * 60 + b',"more":{'),
+        (b'"summary":[', b'"summary":"text","was":['),
+        (b'"type":"input_text"', b'"type":"output_text"'),
+    ]
+    for kind, place in changes:
+        old, new = edits[kind % len(edits)]
+        found = [index for index in range(len(data)) if data.startswith(old, index)]
+        if found:
+            at = found[place % len(found)]
+            data = data[:at] + new + data[at + len(old) :]
+    return data
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(CODEX_LOGS),
+    st.lists(st.tuples(st.integers(0, 8), st.integers(0, 10**6), st.integers(0, 10**6)), max_size=3),
+    st.lists(st.tuples(st.integers(0, 7), st.integers(0, 10**6)), max_size=3),
+)
+def test_the_codex_fast_path_is_never_more_lenient(
+    path: Path, operations: list[tuple[int, int, int]], changes: list[tuple[int, int]]
+) -> None:
+    """A segment (or a whole rollout) the fast path calls clean is clean to the careful path,
+    with as many messages."""
+    data = codex_changed(mutated(path.read_bytes().splitlines(), operations), changes)
+    found = _first_pass.plan(data, codex._KEYS, None)
+    for part in [data, *(segment.data for segment in _segments._segments(data, found, 1))]:
+        count = codex._clean(part)
+        if count is None:
+            continue
+        state = codex._read(part, frozenset(), True, _tree.OnBranch(None))
+        assert state.problems == []
+        conversation, origins = state.finish(state.container_meta)
+        assert len(conversation.messages) == count
+        assert _checks.found_parts(conversation, origins, openai_responses.provider_rules, example=False) == (
+            [],
+            [],
+            [],
+            [],
+        )
+
+
+def test_the_codex_fast_path_takes_the_clean_real_rollouts() -> None:
+    """Not a test that cannot fail: a clean real rollout is taken whole, with its count of
+    messages, and so are some segments of the others (whatever rollouts the folders gain)."""
+    taken = segments = 0
+    for path in CODEX_LOGS:
+        data = path.read_bytes()
+        count = codex._clean(data)
+        if count is not None:
+            assert count == len(codex.load(data).messages)
+            assert codex.check(data) == ()
+        found = _first_pass.plan(data, codex._KEYS, None)
+        for segment in _segments._segments(data, found, 1):
+            segments += 1
+            taken += codex._clean(segment.data) is not None
+    assert 0 < taken < segments
+
+
+def codex_lines(turns: int) -> list[bytes]:
+    """A rollout: its session line, a user prompt, then `turns` turns of a call and its output."""
+
+    def line(kind: str, payload: dict[str, object]) -> bytes:
+        return json.dumps({"timestamp": "2026-01-01T00:00:00.000Z", "type": kind, "payload": payload}).encode()
+
+    lines = [
+        line("session_meta", {"id": "s"}),
+        line("response_item", {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Go."}]}),
+    ]
+    for turn in range(turns):
+        lines.append(
+            line("response_item", {"type": "function_call", "name": "shell", "arguments": "{}", "call_id": f"c{turn}"})
+        )
+        lines.append(line("response_item", {"type": "function_call_output", "call_id": f"c{turn}", "output": "ok"}))
+    return lines
+
+
+def test_the_codex_fast_path_reads_lines_as_the_careful_path_reads_them() -> None:
+    lines = codex_lines(2)
+    data = b"".join(line + b"\n" for line in lines)
+    assert codex._clean(data) == 5 == len(codex.load(data).messages)
+    assert codex._clean(data.rstrip(b"\n")) == 5  # a last line without its newline
+    late = [line.replace(b'"2026-01-01T00:00:00.000Z"', b'"' + b"9" * 80 + b'"') for line in lines]
+    assert codex._clean(b"".join(line + b"\n" for line in late)) is None  # an item line it does not spot: left
+    assert codex.check(b"".join(line + b"\n" for line in late)) == ()
+    for broken in (b"{oops", b"[]", b"", b'{"type":"response_item","payload":[]}'):
+        assert codex._clean(data + broken + b"\n") is None
+    for value in (b"1e400", b'"\xff"'):  # what a decode that skips a key would let through
+        unread = lines[-1].replace(b'{"timestamp"', b'{"x": ' + value + b', "timestamp"', 1)
+        changed = b"".join(line + b"\n" for line in [*lines[:-1], unread])
+        assert codex._clean(changed) is None
+        assert [diagnostic.code for diagnostic in codex.check(changed)] == ["INVALID_JSON"]
+
+
+def test_a_codex_line_with_a_record_number_is_left_to_the_careful_path() -> None:
+    """The lines after one with a record number must have one too: a line that is no item
+    with a number is the careful path's, which says so of the lines after it."""
+    lines = codex_lines(1)
+    lines[0] = lines[0].replace(b'{"timestamp"', b'{"ordinal": 0, "timestamp"', 1)
+    data = b"".join(line + b"\n" for line in lines)
+    assert [diagnostic.code for diagnostic in codex.check(data)] == ["LOG_RECORD_GAP"] * 3
+    assert codex._clean(data) is None
+    assert segmented(codex, data, 1, fast=True) == whole_check(codex, data) == codex.check(data)
+
+
+@pytest.mark.parametrize("depth", [50, 56, 57, 59, 60, 61, 64])
+def test_a_deep_codex_line_is_judged_as_the_careful_path_judges_it(depth: int) -> None:
+    lines = codex_lines(2)
+    nested: object = "deep"
+    for _ in range(depth):
+        nested = [nested]
+    lines.insert(3, json.dumps({"timestamp": "t", "type": "event_msg", "payload": {"deep": nested}}).encode())
+    data = b"".join(line + b"\n" for line in lines)
+    expected = whole_check(codex, data)
+    assert segmented(codex, data, 1, fast=True) == expected
+    assert codex.check(data) == expected
+    assert (codex._clean(data) is not None) == (depth <= 54)  # the line nests two levels below its payload
+
+
+@pytest.mark.parametrize("digits", [4300, 4301])
+def test_a_long_integer_in_a_codex_line_is_judged_as_the_careful_path_judges_it(digits: int) -> None:
+    lines = codex_lines(1)
+    lines.insert(2, b'{"timestamp":"t","type":"event_msg","payload":{"n":' + b"9" * digits + b"}}")
+    data = b"".join(line + b"\n" for line in lines)
+    assert segmented(codex, data, 1, fast=True) == whole_check(codex, data)
+    assert codex.check(data) == whole_check(codex, data)
 
 
 def test_a_codex_rollout_is_cut_before_the_assistant_answers_a_user() -> None:
@@ -679,6 +842,23 @@ def test_check_of_a_short_clean_log_runs_no_first_pass(monkeypatch: pytest.Monke
     rewound = data.replace(b'"parentUuid": "r1"', b'"parentUuid": "a1"')  # the first pass says what is on the branch
     assert claude_code.check(rewound) == ()
     assert planned == [rewound]
+
+
+def test_check_of_a_short_clean_rollout_runs_no_first_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = b"".join(line + b"\n" for line in codex_lines(3))
+    planned: list[object] = []
+    plan = _first_pass.plan
+
+    def counted(source: object, keys: _tree.Keys, leaf: str | None, *, size: int = 0) -> _first_pass.Plan:
+        planned.append(source)
+        return plan(source, keys, leaf, size=size)
+
+    monkeypatch.setattr(_segments, "plan", counted)
+    assert codex.check(data) == ()
+    assert planned == []
+    unanswered = data.rsplit(b"\n", 2)[0] + b"\n"  # the last output dropped
+    assert [diagnostic.code for diagnostic in codex.check(unanswered)] == ["MISSING_TOOL_RESULT"]
+    assert planned == [unanswered]
 
 
 def test_a_log_whose_lines_form_no_tree_is_taken_in_one_pass() -> None:

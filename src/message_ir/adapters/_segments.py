@@ -53,7 +53,9 @@ SegmentReader = Callable[[object, frozenset[str], bool, OnBranch], LoadState]
 Clean = Callable[[bytes, "frozenset[int] | None"], "int | None"]
 """A log format's fast path: for a segment (its lines, and those of them on the branch) that
 is surely clean, how many IR messages it holds (its careful check is skipped); `None` when it
-may not be clean. Only for a format whose reader carries nothing between segments."""
+may not be clean. It is not asked of a log whose call IDs are used again (the renames go on
+from segment to segment), nor once a segment's reader carried something to the next (a Codex
+record number): a segment it takes must be one whose careful reading would carry nothing."""
 
 
 CleanAlone = Callable[[bytes], "int | None"]
@@ -172,8 +174,9 @@ def _read_segments(
     carried: object = None
     renames = Renames(frozenset(), frozenset(), {}, {})
     for segment in _segments(source, found, size):
-        count = None if clean is None or found.reused else clean(segment.data, segment.on)
-        if count is not None:  # (a log whose call IDs are used again reads every segment: renames go on)
+        fast = None if found.reused or carried is not None else clean  # (see `Clean`)
+        count = None if fast is None else fast(segment.data, segment.on)
+        if count is not None:
             yield segment, count
             continue
         branch = OnBranch(segment.branch, carried, renames, segment.start)

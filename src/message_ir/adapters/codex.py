@@ -20,10 +20,12 @@ a `response_item` line with a `function_call_output` (or `custom_tool_call_outpu
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Final
+from typing import Final, Literal
+
+import msgspec
 
 import message_ir as ir
-from message_ir.adapters import _json, _log, _records, _tree, _writing, openai_responses
+from message_ir.adapters import _fast_line, _held_lines, _json, _log, _records, _tree, _writing, openai_responses
 from message_ir.adapters._conversation import Conversation, Instruction
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, log_words
@@ -87,7 +89,64 @@ _KEYS: Final = _tree.Keys(_NAMES, _PAYLOAD, _json.renamed_decoder(_tree.Head, _N
 
 
 def _check(source: object) -> tuple[ir.Diagnostic, ...]:
-    return check_segments(source, _read, _KEYS, openai_responses.provider_rules, None)
+    return check_segments(source, _read, _KEYS, openai_responses.provider_rules, None, clean=_clean, alone=_clean)
+
+
+# --- the fast path of check ---------------------------------------------------------------
+
+
+class _ItemLine(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    """A `response_item` line of the plain shape: every key named (a line with any other, such
+    as a record number, fails the decode), so nothing the careful path keeps goes unread."""
+
+    timestamp: str
+    type: Literal["response_item"]
+    payload: openai_responses.TypedItem
+
+
+_item_line: Final = msgspec.json.Decoder(_ItemLine).decode
+_ITEM_TYPE: Final = b'"response_item"'
+_NEAR_START: Final = 80
+"""Codex writes a line's `type` after its `timestamp`: within this many bytes of its start (a
+line whose type is found there is decoded into `_ItemLine` first)."""
+
+
+def _clean(data: bytes, on: frozenset[int] | None = None) -> int | None:
+    """How many IR messages a segment of a rollout (whole lines; `on` is `None`: a rollout is
+    no tree) holds, when it is surely clean (`check` of it would say nothing); else `None`.
+
+    It takes the plain shape only: each `response_item` line holds a timestamp and an item
+    `openai_responses.clean_items` takes (decoded straight into typed structs), and every other
+    line is a JSON object held in `meta` as it is, without a record number (`ordinal`: which
+    record comes next goes on from segment to segment, so a paginated rollout is the careful
+    path's). Anything else is the careful path's to judge (a property test compares the two on
+    real rollouts and their mutations)."""
+    items: list[openai_responses.TypedItem] = []
+    decode = _json.decode
+    find = data.find
+    start = 0
+    while start < len(data):  # each line found where it ends, as `_log_file.raw_lines` finds it
+        end = find(b"\n", start)
+        if end < 0:
+            end = len(data)  # a last line without its newline (the segments give none such)
+        begin, start = start, end + 1
+        raw = data[begin:end]
+        if find(_ITEM_TYPE, begin, min(end, begin + _NEAR_START)) >= 0:
+            try:
+                items.append(_item_line(raw).payload)
+                continue
+            except _fast_line.REFUSED:
+                pass  # not of the plain shape: read as any line, below (and refused if an item)
+        try:
+            value = decode(raw)  # as `load` parses a line
+        except (msgspec.DecodeError, RecursionError):
+            return None
+        if type(value) is not dict:
+            return None
+        line: dict[str, object] = value  # decoded here: `str` keys
+        if line.get("type") == "response_item" or "ordinal" in line or not _held_lines.held_line(raw, line):
+            return None
+    return openai_responses.clean_items(items, _fast_line.Linkage(None, openai_responses.ID_RULE), custom=True)
 
 
 def _usage(source: object) -> Iterator[Call]:
@@ -210,6 +269,7 @@ FORMAT: Final = Format(
         openai_responses.provider_rules,
         lambda source, _: _FUNCTIONS.load_checked(source),
         trees=False,
+        clean=_clean,
     ),
     usage=_usage,
 )
