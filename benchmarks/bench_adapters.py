@@ -17,6 +17,9 @@ median as a multiple of the floor's.
   conversation without a tree); its floor is `decode_lines` of its bytes.
 - `claude_code (real tree)`: real Claude Code logs repeated into one long tree, each copy's IDs
   made its own (`bench_memory.write_tree_log`); the same floor.
+- `codex`: the real Codex rollouts that `check` finds clean (the others are redacted: their
+  arguments are no JSON), repeated into one long rollout, each copy's call IDs made its own;
+  the same floor.
 
 The peers, on the same bytes (decoded by msgspec first, inside the timing): LangChain's
 `convert_to_messages` (OpenAI Chat and Anthropic; and back, `convert_to_openai_messages`), and
@@ -169,6 +172,16 @@ def gemini_input(megabytes: float) -> bytes:
     return _converted(recordings, "gemini", "contents", megabytes)
 
 
+def codex_input(megabytes: float) -> bytes:
+    rollouts = [path.read_bytes() for path in sorted((REAL / "openai-responses").glob("*.jsonl"))]
+    clean = [data for data in rollouts if codex.check(data) == ()]
+    text = b"".join(clean)
+    out = bytearray()
+    for copy in range(_copies(len(text), megabytes)):
+        out += text.replace(b':"call_', b':"call_%dx' % copy)
+    return bytes(out)
+
+
 def median_seconds(function: Callable[[], object], rounds: int) -> float:
     times: list[float] = []
     for _ in range(rounds):
@@ -200,13 +213,14 @@ def main() -> None:
         inputs["claude_code"] = ("claude_code", log.read_bytes())
         write_tree_log(log, int(megabytes * 1e6))
         inputs["claude_code (real tree)"] = ("claude_code", log.read_bytes())
+    inputs["codex"] = ("codex", codex_input(megabytes))
     build = "compiled" if (_records.__file__ or "").endswith(".so") else "pure"  # mypyc's modules loaded or not
     print(f"Python {sys.version.split()[0]}; the {build} build; medians of {rounds} rounds, one process, GC off")
     print("time as a multiple of msgspec's untyped decode of the same bytes (the floor)")
     for label, (name, data) in inputs.items():
         declared = FORMATS[name]
         conversation = declared.load(data)
-        if name == "claude_code":
+        if name in ("claude_code", "codex"):
             assert declared.dumps(conversation) == data  # written back exactly
             floor = median_seconds(partial(msgspec.json.Decoder().decode_lines, data), rounds)
         else:
