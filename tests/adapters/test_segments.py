@@ -53,7 +53,11 @@ RULES: dict[str, Rules] = {
 }
 
 
-ALONE: dict[str, Callable[[bytes], int | None]] = {claude_code.NAME: claude_code._clean_alone, codex.NAME: codex._clean}
+ALONE: dict[str, Callable[[bytes], int | None]] = {
+    claude_code.NAME: claude_code._clean_alone,
+    pi.NAME: pi._clean_alone,
+    codex.NAME: codex._clean,
+}
 """The fast path each format asks of a log shorter than a segment, before any first pass."""
 
 
@@ -240,21 +244,22 @@ def test_the_mutations_use_call_ids_again_and_give_them_a_tilde() -> None:
     assert _first_pass.plan(data, claude_code._KEYS, None, size=len(data) + 1).avoid
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.sampled_from(CLAUDE_CODE_LOGS), OPERATIONS)
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(CLAUDE_CODE_LOGS + PI_LOGS), OPERATIONS)
 def test_the_fast_path_is_never_more_lenient(path: Path, operations: list[tuple[int, int, int]]) -> None:
     """A segment the fast path calls clean is clean to the careful path, with as many messages."""
+    module = module_of(path)
     data = mutated(path.read_bytes().splitlines(), operations)
-    found = _first_pass.plan(data, claude_code._KEYS, None)
+    found = _first_pass.plan(data, module._KEYS, None)
     for segment in _segments._segments(data, found, 1):
-        count = claude_code._clean(segment.data, segment.on)
+        count = module._clean(segment.data, segment.on)
         if count is None:
             continue
-        state = claude_code._read(segment.data, frozenset(), True, _tree.OnBranch(segment.on))
+        state = module._read(segment.data, frozenset(), True, _tree.OnBranch(segment.on))
         assert state.problems == []
         conversation, origins = state.finish(state.container_meta)
         assert len(conversation.messages) == count
-        assert _checks.found_parts(conversation, origins, anthropic.provider_rules, example=False) == ([], [], [], [])
+        assert _checks.found_parts(conversation, origins, RULES[module.NAME], example=False) == ([], [], [], [])
 
 
 def test_the_fast_path_leaves_a_call_id_used_again_to_the_careful_path() -> None:
@@ -769,27 +774,29 @@ def test_a_call_id_that_is_an_array_or_an_object_is_a_format_problem(
 # --- a log shorter than a segment, judged in one pass --------------------------------------
 
 
-def _planned_alone(data: bytes) -> int | None:
+def _planned_alone(data: bytes, module: ModuleType = claude_code) -> int | None:
     """What the fast path says of a log read as one segment, given the first pass's branch."""
-    found = _first_pass.plan(data, claude_code._KEYS, None, size=len(data) + 2)
+    found = _first_pass.plan(data, module._KEYS, None, size=len(data) + 2)
     if found.reused:
         return None  # `check` does not ask the fast path
     (segment,) = _segments._segments(data, found, len(data) + 2)
-    return claude_code._clean(segment.data, segment.on)
+    count: int | None = module._clean(segment.data, segment.on)
+    return count
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.sampled_from(CLAUDE_CODE_LOGS), OPERATIONS)
+@settings(max_examples=250, deadline=None)
+@given(st.sampled_from(CLAUDE_CODE_LOGS + PI_LOGS), OPERATIONS)
 def test_a_log_taken_without_the_first_pass_is_taken_with_it(
     path: Path, operations: list[tuple[int, int, int]]
 ) -> None:
     """The fast path of a whole log read once (`_clean_alone`) takes only what it takes given
     the first pass's branch, with as many messages, and the careful path finds it clean."""
+    module = module_of(path)
     data = mutated(path.read_bytes().splitlines(), operations)
-    count = claude_code._clean_alone(data)
+    count = module._clean_alone(data)
     if count is not None:
-        assert _planned_alone(data) == count
-        assert whole_check(claude_code, data) == ()
+        assert _planned_alone(data, module) == count
+        assert whole_check(module, data) == ()
 
 
 def test_the_real_logs_taken_without_the_first_pass_are_the_linear_ones() -> None:
@@ -821,6 +828,150 @@ def test_a_log_whose_lines_may_leave_the_branch_is_left_to_the_first_pass(
     data = b"".join(line + b"\n" for line in change(lines))
     assert claude_code._clean_alone(data) is None
     assert segmented(claude_code, data, 10**9, fast=True) == whole_check(claude_code, data)
+
+
+# --- the pi fast path ----------------------------------------------------------------------
+
+
+def pi_entry(uid: str, parent: str | None, kind: str = "message", **fields: object) -> bytes:
+    return json.dumps({"type": kind, "id": uid, "parentId": parent, "timestamp": "t", **fields}).encode()
+
+
+def pi_lines(turns: int) -> list[bytes]:
+    """A pi session (format v3): its session line, a user prompt, then `turns` turns of a call
+    and its result, each entry hanging from the one before."""
+    lines = [
+        json.dumps({"type": "session", "version": 3, "id": "session-uuid", "timestamp": "t", "cwd": "/"}).encode(),
+        pi_entry("u0", None, message={"role": "user", "content": [{"type": "text", "text": "Go."}]}),
+    ]
+    for turn in range(turns):
+        call = {"type": "toolCall", "id": f"call_{turn}", "name": "read", "arguments": {"path": f"{turn}.py"}}
+        result = {"role": "toolResult", "toolCallId": f"call_{turn}", "toolName": "read", "content": "ok"}
+        lines.append(
+            pi_entry(
+                f"a{turn}", "u0" if turn == 0 else f"r{turn - 1}", message={"role": "assistant", "content": [call]}
+            )
+        )
+        lines.append(pi_entry(f"r{turn}", f"a{turn}", message={**result, "isError": False}))
+    return lines
+
+
+def test_a_plain_pi_session_is_taken_in_one_pass() -> None:
+    """Its session line hangs from nothing and nothing hangs from it: the entries' chain starts
+    again after it."""
+    lines = pi_lines(3)
+    data = b"".join(line + b"\n" for line in lines)
+    assert pi._clean_alone(data) == 7 == _planned_alone(data, pi) == len(pi.load(data).messages)
+    assert pi.check(data) == ()
+    lines[1] = lines[1].replace(b'"parentId": null', b'"parentId": "session-uuid"')  # one chain from the session line
+    data = b"".join(line + b"\n" for line in lines)
+    assert pi._clean_alone(data) == 7 == _planned_alone(data, pi)
+    lines[0] = lines[0].replace(b'"id": "session-uuid"', b'"id": "session-uuid", "parentId": "elsewhere"')
+    data = b"".join(line + b"\n" for line in lines)
+    assert pi._clean_alone(data) == 7 == _planned_alone(data, pi)  # (the first from an ID no line has)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda lines: [*lines[:2], pi_entry("side", "u0", message={"role": "user", "content": "Aside."}), *lines[2:]],
+        lambda lines: [*lines[:4], lines[4].replace(b'"parentId": "r0"', b'"parentId": "u0"'), *lines[5:]],
+        lambda lines: [*lines, pi_entry("c", "r2", "compaction", summary="Done so far.", firstKeptEntryId="a2")],
+        lambda lines: [
+            *lines[:6],
+            pi_entry("c", "r1", "compaction", summary="So far.", firstKeptEntryId="a2"),
+            lines[6].replace(b'"parentId": "r1"', b'"parentId": "c"'),
+            *lines[7:],
+        ],
+        lambda lines: [lines[0], lines[1].replace(b'"parentId": null', b'"parentId": "r2"'), *lines[2:]],
+    ],
+    ids=["second-child", "rewind", "compaction-last", "compaction", "first-hangs-from-a-later-line"],
+)
+def test_a_pi_session_whose_lines_may_leave_the_branch_is_left_to_the_first_pass(
+    change: Callable[[list[bytes]], list[bytes]],
+) -> None:
+    data = b"".join(line + b"\n" for line in change(pi_lines(3)))
+    assert pi._clean_alone(data) is None
+    assert segmented(pi, data, 10**9, fast=True) == whole_check(pi, data) == pi.check(data)
+
+
+def test_a_pi_session_whose_call_ids_are_used_again_is_left_to_the_first_pass() -> None:
+    """`load` renames a call ID used again, and `check` then reads every segment: the fast path
+    of a whole log leaves such a log to it too."""
+    data = b"".join(line + b"\n" for line in pi_lines(3))
+    again = re.sub(rb'"call_\d"', b'"call_0"', data)
+    assert again.count(b'"call_0"') == 6
+    assert pi._clean_alone(again) is None
+    assert _first_pass.plan(again, pi._KEYS, None).reused
+    assert pi.check(again) == whole_check(pi, again) == ()
+
+
+def test_a_compaction_moves_where_the_branch_starts() -> None:
+    """What the test above leaves to the first pass is so: after a compaction that keeps from
+    the last turn, the turns before it are no longer sent, and the branch counts fewer messages."""
+    lines = pi_lines(3)
+    lines = [
+        *lines[:6],
+        pi_entry("c", "r1", "compaction", summary="So far.", firstKeptEntryId="a2"),
+        lines[6].replace(b'"parentId": "r1"', b'"parentId": "c"'),
+        *lines[7:],
+    ]
+    data = b"".join(line + b"\n" for line in lines)
+    assert _planned_alone(data, pi) == 2 == len(pi.load(data).messages)
+    assert pi._clean(data, None) == 7  # every message line read as if on the branch
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("toolName", None), ("toolName", ""), ("toolName", "write"), ("isError", "no"), ("content", [{"type": "image"}])],
+)
+def test_a_pi_result_the_fast_path_does_not_take_is_judged_as_the_careful_path_judges_it(
+    field: str, value: object
+) -> None:
+    lines = pi_lines(2)
+    entry = json.loads(lines[3])
+    entry["message"][field] = value
+    lines[3] = json.dumps(entry).encode()
+    data = b"".join(line + b"\n" for line in lines)
+    assert pi._clean(data, None) is None
+    assert segmented(pi, data, 1, fast=True) == whole_check(pi, data) == pi.check(data)
+
+
+@pytest.mark.parametrize("depth", [50, 56, 57, 59, 60, 61, 64])
+def test_a_deep_pi_line_is_judged_as_the_careful_path_judges_it(depth: int) -> None:
+    lines = pi_lines(2)
+    nested: object = "deep"
+    for _ in range(depth):
+        nested = [nested]
+    lines.insert(3, pi_entry("deep", "r0", "custom", data=nested))
+    lines[4] = lines[4].replace(b'"parentId": "r0"', b'"parentId": "deep"')
+    data = b"".join(line + b"\n" for line in lines)
+    assert segmented(pi, data, 1, fast=True) == whole_check(pi, data) == pi.check(data)
+
+
+@pytest.mark.parametrize("digits", [4300, 4301])
+def test_a_long_integer_in_a_pi_call_is_judged_as_the_careful_path_judges_it(digits: int) -> None:
+    lines = pi_lines(1)
+    lines[2] = lines[2].replace(b'"path": "0.py"', b'"limit": ' + b"9" * digits)
+    data = b"".join(line + b"\n" for line in lines)
+    assert segmented(pi, data, 1, fast=True) == whole_check(pi, data) == pi.check(data)
+
+
+def test_check_of_a_short_clean_pi_session_runs_no_first_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = b"".join(line + b"\n" for line in pi_lines(3))
+    planned: list[object] = []
+    plan = _first_pass.plan
+
+    def counted(source: object, keys: _tree.Keys, leaf: str | None, *, size: int = 0) -> _first_pass.Plan:
+        planned.append(source)
+        return plan(source, keys, leaf, size=size)
+
+    monkeypatch.setattr(_segments, "plan", counted)
+    assert pi.check(data) == ()
+    assert planned == []
+    rewound = data.replace(b'"parentId": "r1"', b'"parentId": "a1"')  # the first pass says what is on the branch
+    assert pi.check(rewound) == ()
+    assert planned == [rewound]
 
 
 def test_check_of_a_short_clean_log_runs_no_first_pass(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

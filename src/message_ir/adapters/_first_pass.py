@@ -496,7 +496,9 @@ class OneChain:
     first pass walks (a log whose lines form no tree has no branch: every line is on it).
 
     The lines with an ID form one chain (each hangs from the one before, by its ID as text;
-    the first from none, or from an ID no line has; no ID twice), and the message lines are
+    the first from none, or from an ID no line has; no ID twice; a first line that is no
+    message line and hangs from none may stand alone, the chain starting again from none
+    after it, as after pi's session line), and the message lines are
     all the main conversation's or all a sub-agent's: the walk from the last message line
     then goes through every line before it, and `complete_turns` has nothing to add. Any
     other log may leave lines off the branch: `covers()` is False (the first pass decides).
@@ -506,6 +508,7 @@ class OneChain:
     __slots__ = (
         "_chained",
         "_first_parent",
+        "_header",
         "_ids",
         "_latest",
         "_linked",
@@ -523,6 +526,7 @@ class OneChain:
         self._ids: set[str] = set()
         self._latest: str | None = None  # the ID of the last line with one
         self._first_parent: str | None = None  # what the first line with an ID hangs from
+        self._header = False  # the one line with an ID read so far is no message line and hangs from none
         self._messages = self._message_nodes = 0
         self._sides = 0  # 1: a message line of the main conversation was read; 2: of a sub-agent
         self._chained = True
@@ -546,10 +550,12 @@ class OneChain:
         if uid in self._ids:
             self._chained = False
         self._ids.add(uid)
+        header, self._header = self._header, False
         if self._latest is None:  # the first line with an ID
             self._first_parent = parent_id
-        elif parent_id != self._latest:
-            self._chained = False
+            self._header = not message and parent_id is None  # (pi's session line: its `id` is the session's)
+        elif parent_id != self._latest and not (header and parent_id is None):
+            self._chained = False  # (after a header, the chain may start anew: nothing hangs from the header)
         self._latest = uid
         return self._hopeful()
 

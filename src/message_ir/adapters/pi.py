@@ -32,7 +32,19 @@ from typing import Final
 import msgspec
 
 import message_ir as ir
-from message_ir.adapters import _checks, _json, _load_state, _log, _records, _tree, _tree_functions, _writing
+from message_ir.adapters import (
+    _checks,
+    _fast_line,
+    _first_pass,
+    _held_lines,
+    _json,
+    _load_state,
+    _log,
+    _records,
+    _tree,
+    _tree_functions,
+    _writing,
+)
 from message_ir.adapters._build import meta_raw
 from message_ir.adapters._calls import BlockShape, read_block, written_arguments
 from message_ir.adapters._conversation import Conversation
@@ -200,6 +212,124 @@ def _result(state: LoadState, record: dict[str, object], path: str) -> None:
     state.add(state.answer(call_id, name, text, is_error, _meta(info), path), path)
 
 
+# --- the fast path of check ---------------------------------------------------------------
+
+
+_ID_RULE: Final = any_id("pi takes any call ID")
+"""No provider rule: the fast path's `Linkage` asks only that an ID is a non-empty `str`."""
+
+
+def _clean(data: bytes, on: frozenset[int] | None, *, alone: bool = False) -> int | None:
+    """How many IR messages a segment of a log (whole lines; `on`: its lines on the branch,
+    `None`: every line) holds, when it is surely clean (`check` of it would say nothing); else
+    `None`. `alone`: the segment is a whole log no first pass read (`on` is `None`), taken only
+    when its lines say that every message line is on its branch (`_first_pass.OneChain`) and
+    no compaction moves where the branch starts.
+
+    It takes the usual shape only: every line a JSON object held in `meta` as it is; each
+    message entry on the branch a `user` message of text (a string, or `text` parts), an
+    `assistant` message of `text` blocks (or none), `toolCall`s (an `id`, a `name`, `arguments` an
+    object) and blocks of other types (kept as they are), or a `toolResult` naming its call
+    (and its tool, if at all) with text content; each call answered by the results right after
+    its message (`_fast_line.Linkage`), no call ID used twice. Anything else is the careful path's to judge (a
+    property test compares the two on real logs and their mutations)."""
+    linkage = _fast_line.Linkage(None, _ID_RULE)
+    called: set[str] = set()  # every call ID so far: one used again is renamed by `load` (the careful path's)
+    chain = _first_pass.OneChain(_KEYS) if alone else None
+    decode = _json.decode
+    find = data.find
+    start, number, count = 0, -1, 0
+    while start < len(data):  # each line found where it ends, as `_log_file.raw_lines` finds it
+        end = find(b"\n", start)
+        if end < 0:
+            end = len(data)  # a last line without its newline (the segments give none such)
+        raw = data[start:end]
+        start, number = end + 1, number + 1
+        try:
+            value = decode(raw)  # as `load` parses a line
+        except (msgspec.DecodeError, RecursionError):
+            return None
+        if type(value) is not dict:
+            return None
+        line: dict[str, object] = value  # decoded here: `str` keys
+        line_type = line.get("type")
+        payload = line.get(_PAYLOAD) if line_type == "message" else None
+        message: dict[str, object] | None = payload if type(payload) is dict else None  # decoded: `str` keys
+        role = None if message is None else message.get("role")
+        if chain is not None and (line_type == "compaction" or not chain.line(line, role in _ROLES)):
+            return None  # the first pass says what is on the branch
+        if message is None or role not in _ROLES or (on is not None and number not in on):
+            continue  # kept as it is
+        if role == "user":
+            if not _plain_text(message.get("content")) or not linkage.message():
+                return None
+        elif role == "assistant":
+            if not _clean_assistant(message.get("content"), linkage, called):
+                return None
+        elif not _clean_result(message, linkage):
+            return None
+        count += 1
+    if not _held_lines.shallow(data):
+        return None
+    if chain is not None and not chain.covers():
+        return None  # a message line may be off the branch: the first pass says which
+    return count if linkage.end() else None
+
+
+def _clean_alone(data: bytes) -> int | None:
+    """`_clean` of a whole log shorter than a segment, without the first pass (see `alone`)."""
+    return _clean(data, None, alone=True)
+
+
+def _plain_text(content: object) -> bool:
+    """Whether a user message's or a result's `content` is text: a string, or `text` parts."""
+    if type(content) is str:
+        return True
+    if type(content) is not list or not content:
+        return False
+    for item in content:
+        if type(item) is not dict:
+            return False
+        part: dict[str, object] = item  # decoded here: `str` keys
+        if part.get("type") != "text" or type(part.get("text")) is not str:
+            return False
+    return True
+
+
+def _clean_assistant(content: object, linkage: _fast_line.Linkage, called: set[str]) -> bool:
+    if type(content) is not list or not linkage.assistant():  # (no blocks: an aborted reply, as pi writes it)
+        return False
+    for item in content:
+        if type(item) is not dict:
+            return False
+        block: dict[str, object] = item  # decoded here: `str` keys
+        kind = block.get("type")
+        if kind == "text":
+            if type(block.get("text")) is not str:
+                return False
+        elif kind == "toolCall":
+            call_id, name, arguments = block.get("id"), block.get("name"), block.get("arguments")
+            if type(call_id) is not str or type(name) is not str or type(arguments) is not dict:
+                return False
+            if call_id in called or not linkage.call(call_id, name, arguments):
+                return False
+            called.add(call_id)
+        elif type(kind) is not str or not kind:
+            return False
+    return True
+
+
+def _clean_result(message: dict[str, object], linkage: _fast_line.Linkage) -> bool:
+    call_id, name, is_error = message.get("toolCallId"), message.get("toolName"), message.get("isError", False)
+    if type(call_id) is not str or type(is_error) is not bool or not _plain_text(message.get("content")):
+        return False
+    if name is None and "toolName" in message:
+        return False  # `null`: written back so, and the careful path's
+    if name is not None and (type(name) is not str or not name):
+        return False
+    return linkage.result(call_id, name)
+
+
 # --- usage --------------------------------------------------------------------------------
 
 
@@ -332,7 +462,13 @@ _WORDS: Final = log_words(
     "The IR's diagnostics of the session and arguments that are not an object",
 )
 _TREES: Final = _tree_functions.tree_functions(
-    NAME, _read, _KEYS, _checks.no_rules, "the branch pi resumes (its last message entry's)"
+    NAME,
+    _read,
+    _KEYS,
+    _checks.no_rules,
+    "the branch pi resumes (its last message entry's)",
+    clean=_clean,
+    alone=_clean_alone,
 )
 _FUNCTIONS: Final = format_functions(
     NAME, _read, _dump, _checks.no_rules, _WORDS, json_lines=True, own_check=lambda source: _TREES.check(source, None)
@@ -346,7 +482,7 @@ FORMAT: Final = Format(
     raw_arguments="arguments",
     keeps_instructions=False,
     trees=_TREES,
-    segments=segments_function(NAME, _read, _KEYS, _checks.no_rules, _TREES.load_checked, trees=True),
+    segments=segments_function(NAME, _read, _KEYS, _checks.no_rules, _TREES.load_checked, trees=True, clean=_clean),
     usage=_usage,
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
