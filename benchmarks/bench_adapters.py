@@ -20,6 +20,9 @@ median as a multiple of the floor's.
 - `codex`: the real Codex rollouts that `check` finds clean (the others are redacted: their
   arguments are no JSON), repeated into one long rollout, each copy's call IDs made its own;
   the same floor.
+- `pi`: the real pi sessions that `check` finds clean and whose entries form no tree (pi's
+  format v1: a copy of a tree would be a second root), repeated into one long session, each
+  copy's call IDs made its own; the same floor.
 
 The peers, on the same bytes (decoded by msgspec first, inside the timing): LangChain's
 `convert_to_messages` (OpenAI Chat and Anthropic; and back, `convert_to_openai_messages`), and
@@ -35,6 +38,7 @@ import argparse
 import gc
 import json
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -46,7 +50,7 @@ from typing import cast
 
 import msgspec
 
-from message_ir.adapters import FORMATS, Conversation, _records, codex, convert, gemini_cli
+from message_ir.adapters import FORMATS, Conversation, _records, codex, convert, gemini_cli, pi
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "real"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -182,6 +186,15 @@ def codex_input(megabytes: float) -> bytes:
     return bytes(out)
 
 
+def pi_input(megabytes: float) -> bytes:
+    sessions = [path.read_bytes() for path in sorted((REAL / "pi").glob("*.jsonl"))]
+    text = b"".join(data for data in sessions if b'"parentId"' not in data and pi.check(data) == ())
+    out = bytearray()
+    for copy in range(_copies(len(text), megabytes)):
+        out += re.sub(rb'"(toolu_|call_)', b'"\\g<1>%dx' % copy, text)
+    return bytes(out)
+
+
 def median_seconds(function: Callable[[], object], rounds: int) -> float:
     times: list[float] = []
     for _ in range(rounds):
@@ -214,14 +227,17 @@ def main() -> None:
         write_tree_log(log, int(megabytes * 1e6))
         inputs["claude_code (real tree)"] = ("claude_code", log.read_bytes())
     inputs["codex"] = ("codex", codex_input(megabytes))
+    inputs["pi"] = ("pi", pi_input(megabytes))
     build = "compiled" if (_records.__file__ or "").endswith(".so") else "pure"  # mypyc's modules loaded or not
     print(f"Python {sys.version.split()[0]}; the {build} build; medians of {rounds} rounds, one process, GC off")
     print("time as a multiple of msgspec's untyped decode of the same bytes (the floor)")
     for label, (name, data) in inputs.items():
         declared = FORMATS[name]
         conversation = declared.load(data)
-        if name in ("claude_code", "codex"):
-            assert declared.dumps(conversation) == data  # written back exactly
+        if name in ("claude_code", "codex", "pi"):
+            written = declared.dumps(conversation)
+            lines = msgspec.json.Decoder().decode_lines
+            assert written == data or (name == "pi" and lines(written) == lines(data))  # pi escapes its own way
             floor = median_seconds(partial(msgspec.json.Decoder().decode_lines, data), rounds)
         else:
             assert msgspec.json.decode(declared.dumps(conversation)) == msgspec.json.decode(data)

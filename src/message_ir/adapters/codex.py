@@ -13,7 +13,8 @@ items stay with the item after them, `call_id` at most 64 characters); diagnosti
 whose `arguments` are not JSON load (the text is kept and written back) and `check`
 reports `BAD_TOOL_ARGUMENTS`. `check` of a rollout given as text or as a `LogFile` reads
 it a segment at a time (a segment ends before an output item that follows an input item), so
-a long rollout is never held whole. A result that `repair` made is written as Codex writes one:
+a long rollout is never held whole; a segment of plain items is judged by a fast path that
+builds no IR (a rollout under 4 MB, read once so). A result that `repair` made is written as Codex writes one:
 a `response_item` line with a `function_call_output` (or `custom_tool_call_output`).
 """
 

@@ -14,14 +14,18 @@ Each line is one JSON object with a `type`. A `message` line holds one pi messag
   joined, the rest kept).
 
 Messages of other roles (`bashExecution`, custom ones) and every other line (`session`,
-`model_change`, `thinking_level_change`, `compaction`, ...) are kept as they are. The lines
-are read in file order, which is the conversation of a linear session (pi's format v1, and
-v2/v3 sessions that never branched); `id` and `parentId` are kept but not followed.
+`model_change`, `thinking_level_change`, `compaction`, ...) are kept as they are. A session
+whose entries have `id` and `parentId` (format v2 and later) is a tree: `load` reads the
+branch ending at the last message entry, as pi resumes it (`branches` lists the others, and
+`load(source, leaf=id)` reads one); a session without them (format v1) is read in file order.
 
 pi itself reshapes a transcript for each provider it sends it to, so `check` reports the
 IR's own diagnostics (a call without a result, a result without a call, a reused ID) and
-arguments that are not an object, not one provider's ID rules. A result that `repair` made
-is written as pi writes one: a `message` line with a `toolResult` (`isError` true).
+arguments that are not an object, not one provider's ID rules. `check` of a log given as
+text or as a `LogFile` reads it a segment at a time, as Claude Code's does (a plain segment
+judged by a fast path that builds no IR; a plain log under 4 MB read once so). A result
+that `repair` made is written as pi writes one: a `message` line with a `toolResult`
+(`isError` true).
 """
 
 from __future__ import annotations
