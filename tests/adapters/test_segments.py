@@ -830,6 +830,20 @@ def test_a_log_whose_lines_may_leave_the_branch_is_left_to_the_first_pass(
     assert segmented(claude_code, data, 10**9, fast=True) == whole_check(claude_code, data)
 
 
+@pytest.fixture
+def planned(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The sources `check` plans (runs its first pass on) from here on, in order."""
+    found: list[object] = []
+    plan = _first_pass.plan
+
+    def counted(source: object, keys: _tree.Keys, leaf: str | None, *, size: int = 0) -> _first_pass.Plan:
+        found.append(source)
+        return plan(source, keys, leaf, size=size)
+
+    monkeypatch.setattr(_segments, "plan", counted)
+    return found
+
+
 # --- the pi fast path ----------------------------------------------------------------------
 
 
@@ -957,16 +971,8 @@ def test_a_long_integer_in_a_pi_call_is_judged_as_the_careful_path_judges_it(dig
     assert segmented(pi, data, 1, fast=True) == whole_check(pi, data) == pi.check(data)
 
 
-def test_check_of_a_short_clean_pi_session_runs_no_first_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_check_of_a_short_clean_pi_session_runs_no_first_pass(planned: list[object]) -> None:
     data = b"".join(line + b"\n" for line in pi_lines(3))
-    planned: list[object] = []
-    plan = _first_pass.plan
-
-    def counted(source: object, keys: _tree.Keys, leaf: str | None, *, size: int = 0) -> _first_pass.Plan:
-        planned.append(source)
-        return plan(source, keys, leaf, size=size)
-
-    monkeypatch.setattr(_segments, "plan", counted)
     assert pi.check(data) == ()
     assert planned == []
     rewound = data.replace(b'"parentId": "r1"', b'"parentId": "a1"')  # the first pass says what is on the branch
@@ -974,18 +980,10 @@ def test_check_of_a_short_clean_pi_session_runs_no_first_pass(monkeypatch: pytes
     assert planned == [rewound]
 
 
-def test_check_of_a_short_clean_log_runs_no_first_pass(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_check_of_a_short_clean_log_runs_no_first_pass(planned: list[object], tmp_path: Path) -> None:
     data = b"".join(line + b"\n" for line in conversation_lines(3))
     log = tmp_path / "session.jsonl"
     log.write_bytes(data.rstrip(b"\n"))  # a last line without its newline too
-    planned: list[object] = []
-    plan = _first_pass.plan
-
-    def counted(source: object, keys: _tree.Keys, leaf: str | None, *, size: int = 0) -> _first_pass.Plan:
-        planned.append(source)
-        return plan(source, keys, leaf, size=size)
-
-    monkeypatch.setattr(_segments, "plan", counted)
     assert claude_code.check(data) == ()
     assert claude_code.check(data.decode()) == ()
     assert claude_code.check(LogFile(log)) == ()
@@ -995,16 +993,8 @@ def test_check_of_a_short_clean_log_runs_no_first_pass(monkeypatch: pytest.Monke
     assert planned == [rewound]
 
 
-def test_check_of_a_short_clean_rollout_runs_no_first_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_check_of_a_short_clean_rollout_runs_no_first_pass(planned: list[object]) -> None:
     data = b"".join(line + b"\n" for line in codex_lines(3))
-    planned: list[object] = []
-    plan = _first_pass.plan
-
-    def counted(source: object, keys: _tree.Keys, leaf: str | None, *, size: int = 0) -> _first_pass.Plan:
-        planned.append(source)
-        return plan(source, keys, leaf, size=size)
-
-    monkeypatch.setattr(_segments, "plan", counted)
     assert codex.check(data) == ()
     assert planned == []
     unanswered = data.rsplit(b"\n", 2)[0] + b"\n"  # the last output dropped

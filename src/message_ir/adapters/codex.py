@@ -32,6 +32,7 @@ from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, log_words
 from message_ir.adapters._json import as_object
 from message_ir.adapters._load_state import LoadState
+from message_ir.adapters._log_file import raw_lines
 from message_ir.adapters._segments import check_segments, segments_function
 from message_ir.adapters._usage import Call, text, tokens
 
@@ -124,15 +125,8 @@ def _clean(data: bytes, on: frozenset[int] | None = None) -> int | None:
     real rollouts and their mutations)."""
     items: list[openai_responses.TypedItem] = []
     decode = _json.decode
-    find = data.find
-    start = 0
-    while start < len(data):  # each line found where it ends, as `_log_file.raw_lines` finds it
-        end = find(b"\n", start)
-        if end < 0:
-            end = len(data)  # a last line without its newline (the segments give none such)
-        begin, start = start, end + 1
-        raw = data[begin:end]
-        if find(_ITEM_TYPE, begin, min(end, begin + _NEAR_START)) >= 0:
+    for raw in raw_lines(data):  # (a last line without its newline too: the segments give none)
+        if raw.find(_ITEM_TYPE, 0, _NEAR_START) >= 0:
             try:
                 items.append(_item_line(raw).payload)
                 continue

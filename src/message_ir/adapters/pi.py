@@ -57,6 +57,7 @@ from message_ir.adapters._functions import format_functions, log_words
 from message_ir.adapters._ids import any_id
 from message_ir.adapters._json import as_array, as_object
 from message_ir.adapters._load_state import LoadState
+from message_ir.adapters._log_file import raw_lines
 from message_ir.adapters._segments import segments_function
 from message_ir.adapters._usage import Call, call_of, text
 
@@ -235,20 +236,14 @@ def _clean(data: bytes, on: frozenset[int] | None, *, alone: bool = False) -> in
     `assistant` message of `text` blocks (or none), `toolCall`s (an `id`, a `name`, `arguments` an
     object) and blocks of other types (kept as they are), or a `toolResult` naming its call
     (and its tool, if at all) with text content; each call answered by the results right after
-    its message (`_fast_line.Linkage`), no call ID used twice. Anything else is the careful path's to judge (a
-    property test compares the two on real logs and their mutations)."""
+    its message (`_fast_line.Linkage`), no call ID used twice. Anything else is the careful
+    path's to judge (a property test compares the two on real logs and their mutations)."""
     linkage = _fast_line.Linkage(None, _ID_RULE)
     called: set[str] = set()  # every call ID so far: one used again is renamed by `load` (the careful path's)
     chain = _first_pass.OneChain(_KEYS) if alone else None
     decode = _json.decode
-    find = data.find
-    start, number, count = 0, -1, 0
-    while start < len(data):  # each line found where it ends, as `_log_file.raw_lines` finds it
-        end = find(b"\n", start)
-        if end < 0:
-            end = len(data)  # a last line without its newline (the segments give none such)
-        raw = data[start:end]
-        start, number = end + 1, number + 1
+    count = 0
+    for number, raw in enumerate(raw_lines(data)):  # (a last line without its newline too: the segments give none)
         try:
             value = decode(raw)  # as `load` parses a line
         except (msgspec.DecodeError, RecursionError):
