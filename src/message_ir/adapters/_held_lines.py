@@ -4,13 +4,13 @@ a kept line, an envelope) is a problem of the careful path's, so a fast path tak
 
 A line's nesting is at most its count of opening brackets (those in its strings count too, so
 the count may be far above its nesting): a line with at most `SURE_DEPTH` of them is surely
-held, and only a line with more is decoded again and walked (such lines are rare)."""
+held. The lines with more (`deep_lines`, found for a whole segment at once) are walked as the
+fast path decoded them (`held`); lines holding code are often among them, and are long: they
+are not decoded a second time."""
 
 from __future__ import annotations
 
 from typing import Final
-
-from message_ir.adapters import _json
 
 SURE_DEPTH: Final = 56
 """A line nesting at most this deep is held in `meta` wherever `load` puts it (64 levels
@@ -18,30 +18,21 @@ allowed; the envelope of a split message's later line goes in four levels down).
 _NOT_OPENING: Final = bytes(sorted(set(range(256)) - set(b"{[\n")))
 """Every byte but an opening bracket and the line ending: deleted from a segment's lines, what
 is left of each line is its opening brackets (one C pass, where two `count`s a line cost more)."""
+_NONE: Final[frozenset[int]] = frozenset()
 
 
-def shallow(data: bytes) -> bool:
-    """Whether every line of `data` (lines that each decode to a JSON object; the last one may
-    lack its newline) is held in `meta` as it is: its opening brackets, found for every line at
-    once, are few enough, or the line decoded again nests within the limit (`held`)."""
+def deep_lines(data: bytes) -> frozenset[int]:
+    """The numbers (0-based) of the lines of `data` (the last one may lack its newline) with
+    more than `SURE_DEPTH` opening brackets: the only ones that may nest too deeply."""
     brackets = data.translate(None, _NOT_OPENING).split(b"\n")  # per line, its opening brackets (in strings too)
     if max(map(len, brackets)) <= SURE_DEPTH:
-        return True
-    start = 0
-    for opening in brackets:  # one piece a line (and an empty one after a last newline)
-        end = data.find(b"\n", start)
-        if end < 0:
-            end = len(data)  # a last line without its newline
-        if len(opening) > SURE_DEPTH:
-            line = _json.decode(data[start:end])  # decoded by the caller already: an object
-            if type(line) is not dict or not held(line):
-                return False
-        start = end + 1
-    return True
+        return _NONE
+    return frozenset([number for number, opening in enumerate(brackets) if len(opening) > SURE_DEPTH])
 
 
 def held_line(raw: bytes, line: dict[str, object]) -> bool:
-    """Whether one line (`raw`, decoded to `line`) is held in `meta` as it is."""
+    """Whether one line (`raw`, decoded to `line`) is held in `meta` as it is: for a fast path
+    that asks it of a few lines only (counting a line's brackets takes two passes over it)."""
     return raw.count(b"{") + raw.count(b"[") <= SURE_DEPTH or held(line)
 
 

@@ -201,6 +201,7 @@ def _clean(data: bytes, on: frozenset[int] | None, *, alone: bool = False) -> in
     called: set[str] = set()  # the call IDs of the lines read so far: `load` names a result by them
     decode = _json.decode
     chain = _first_pass.OneChain(_KEYS) if alone else None
+    deep = _held_lines.deep_lines(data)  # the lines that may nest too deeply for `meta`
     find = data.find
     start, number = 0, -1
     while start < len(data):  # each line found where it ends (`find` is memchr: `split` reads every byte)
@@ -216,6 +217,8 @@ def _clean(data: bytes, on: frozenset[int] | None, *, alone: bool = False) -> in
         if type(value) is not dict:
             return None
         line: dict[str, object] = value
+        if deep and number in deep and not _held_lines.held(line):
+            return None
         line_type = line.get("type")
         if chain is not None and not chain.line(line, line_type in _MESSAGE_TYPES):
             return None  # a line off the chain: the first pass says what is on the branch
@@ -270,8 +273,6 @@ def _clean(data: bytes, on: frozenset[int] | None, *, alone: bool = False) -> in
             turn = turns[into]
             assert type(turn) is list
             turn.extend(blocks)
-    if not _held_lines.shallow(data):
-        return None
     linkage = _fast_line.Linkage(None, anthropic.ID_RULE)
     count = 0
     for turn, from_user in zip(turns, user, strict=True):

@@ -140,7 +140,7 @@ def _clean(data: bytes, on: frozenset[int] | None = None) -> int | None:
             return None
         line: dict[str, object] = value  # decoded here: `str` keys
         if line.get("type") == "response_item" or "ordinal" in line or not _held_lines.held_line(raw, line):
-            return None
+            return None  # (an item line's structs nest a few levels: only the other lines' depth is asked)
     return openai_responses.clean_items(items, _fast_line.Linkage(None, openai_responses.ID_RULE), custom=True)
 
 

@@ -242,6 +242,7 @@ def _clean(data: bytes, on: frozenset[int] | None, *, alone: bool = False) -> in
     called: set[str] = set()  # every call ID so far: one used again is renamed by `load` (the careful path's)
     chain = _first_pass.OneChain(_KEYS) if alone else None
     decode = _json.decode
+    deep = _held_lines.deep_lines(data)  # the lines that may nest too deeply for `meta`
     count = 0
     for number, raw in enumerate(raw_lines(data)):  # (a last line without its newline too: the segments give none)
         try:
@@ -251,6 +252,8 @@ def _clean(data: bytes, on: frozenset[int] | None, *, alone: bool = False) -> in
         if type(value) is not dict:
             return None
         line: dict[str, object] = value  # decoded here: `str` keys
+        if deep and number in deep and not _held_lines.held(line):
+            return None
         line_type = line.get("type")
         payload = line.get(_PAYLOAD) if line_type == "message" else None
         message: dict[str, object] | None = payload if type(payload) is dict else None  # decoded: `str` keys
@@ -268,8 +271,6 @@ def _clean(data: bytes, on: frozenset[int] | None, *, alone: bool = False) -> in
         elif not _clean_result(message, linkage):
             return None
         count += 1
-    if not _held_lines.shallow(data):
-        return None
     if chain is not None and not chain.covers():
         return None  # a message line may be off the branch: the first pass says which
     return count if linkage.end() else None
