@@ -29,7 +29,9 @@ from message_ir.adapters import (
     _fast_line,
     anthropic,
     convert,
+    detect,
     gemini,
+    gemini_cli,
     openai_chat,
     openai_responses,
 )
@@ -90,6 +92,9 @@ _VALUES: tuple[object, ...] = (
     {"city": 1},
     {"type": "text", "text": "t"},
     [{"type": "text", "text": "t"}],
+    "gemini",
+    [{"text": "t"}],
+    [{"functionResponse": {"id": "x", "name": "tool", "response": {"output": "o"}}}],
 )
 _KEYS: tuple[str, ...] = (
     "id",
@@ -106,6 +111,10 @@ _KEYS: tuple[str, ...] = (
     "call_id",
     "arguments",
     "tool_call_id",
+    "args",
+    "result",
+    "toolCalls",
+    "functionResponse",
 )
 
 
@@ -546,6 +555,84 @@ def test_a_mutated_real_body_the_fast_path_takes_is_clean(name: str, data: st.Da
     text = json.dumps(_mutated(data, value), ensure_ascii=data.draw(st.booleans(), label="ascii")).encode()
     if FAST[name](text):
         assert careful(name, text) == ()
+
+
+def _recordings() -> list[bytes]:
+    """The real gemini-cli recordings."""
+    found = [path.read_bytes() for path in real_files("gemini", "*.json")]
+    return [data for data in found if detect(data) == gemini_cli.NAME]
+
+
+def test_gemini_cli_takes_the_real_recordings_and_finds_them_clean() -> None:
+    """Not a test that cannot fail: `check` of a real recording (all are clean) asks no load."""
+    recordings = _recordings()
+    assert recordings
+    for data in recordings:
+        assert careful(gemini_cli.NAME, data) == ()
+        assert gemini_cli._is_clean(data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_a_mutated_real_recording_gemini_clis_fast_path_takes_is_clean(data: st.DataObject) -> None:
+    """gemini-cli's fast path of `check` (a recording is no dataset line: it has no
+    `check-dataset` fast path) takes only recordings its careful path finds clean."""
+    value: object = json.loads(data.draw(st.sampled_from(_recordings()), label="recording"))
+    text = json.dumps(_mutated(data, value), ensure_ascii=data.draw(st.booleans(), label="ascii")).encode()
+    if gemini_cli._is_clean(text):
+        assert careful(gemini_cli.NAME, text) == ()
+        assert gemini_cli.check(text) == ()
+
+
+def _recording(*records: dict[str, object]) -> bytes:
+    return json.dumps({"sessionId": "s", "messages": list(records)}).encode()
+
+
+_CALL: dict[str, object] = {
+    "id": "c1",
+    "name": "read",
+    "args": {"path": "a.py"},
+    "result": [{"functionResponse": {"id": "c1", "name": "read", "response": {"output": "ok"}}}],
+    "status": "success",
+}
+
+
+@pytest.mark.parametrize(
+    ("change", "codes"),
+    [
+        ({}, []),
+        ({"result": None}, ["MISSING_TOOL_RESULT"]),
+        ({"result": "ok"}, []),
+        ({"result": 3}, ["BAD_FORMAT"]),
+        ({"result": [3]}, None),  # clean, but no part of the usual shape: left to the careful path
+        ({"args": "{}"}, ["BAD_TOOL_ARGUMENTS"]),
+        ({"id": ""}, ["BAD_FORMAT"]),
+        ({"name": 3}, ["BAD_FORMAT"]),
+        ({"id": "c0"}, ["DUPLICATE_TOOL_CALL_ID"]),  # the ID of the call before it
+    ],
+)
+def test_gemini_clis_fast_path_takes_a_call_as_the_careful_path_judges_it(
+    change: dict[str, object], codes: list[str] | None
+) -> None:
+    data = _recording(
+        {"type": "user", "content": "Go."},
+        {"type": "gemini", "content": "", "toolCalls": [{**_CALL, "id": "c0"}, {**_CALL, **change}]},
+        {"type": "info", "content": "Saved."},
+    )
+    assert gemini_cli._is_clean(data) is (codes == [])
+    assert [diagnostic.code for diagnostic in gemini_cli.check(data)] == (codes or [])
+
+
+@pytest.mark.parametrize("depth", [50, 56, 57, 58, 59, 60, 62])
+def test_a_deep_recording_is_judged_by_gemini_clis_fast_path_as_the_careful_path_judges_it(depth: int) -> None:
+    nested: object = "deep"
+    for _ in range(depth - 3):  # in the recording, `messages` and the record: `depth` levels
+        nested = [nested]
+    data = _recording({"type": "user", "content": "Go."}, {"type": "info", "data": nested})
+    clean = careful(gemini_cli.NAME, data) == ()
+    assert gemini_cli._is_clean(data) is (depth <= 58)
+    assert not gemini_cli._is_clean(data) or clean
+    assert gemini_cli.check(data) == careful(gemini_cli.NAME, data)
 
 
 @pytest.mark.parametrize("where", ["result", "system"])

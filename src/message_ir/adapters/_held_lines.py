@@ -36,14 +36,15 @@ def held_line(raw: bytes, line: dict[str, object]) -> bool:
     return raw.count(b"{") + raw.count(b"[") <= SURE_DEPTH or held(line)
 
 
-def held(line: dict[str, object]) -> bool:
+def held(line: dict[str, object], limit: int = SURE_DEPTH) -> bool:
     """Whether a decoded line is surely held in `meta`: nesting well within the limit (an
     integer longer than the IR's JSON rule allows, msgspec refused to decode already). A line
-    with at most `SURE_DEPTH` brackets in all is, without asking."""
+    with at most `SURE_DEPTH` brackets in all is, without asking. (`limit`: another depth, for
+    a document whose records sit deeper in it than a log's lines do: gemini-cli's.)"""
     stack: list[tuple[dict[str, object] | list[object], int]] = [(line, 1)]
     while stack:  # only containers are visited: a line's strings hold most of its brackets
         container, depth = stack.pop()
-        if depth > SURE_DEPTH:
+        if depth > limit:
             return False
         for child in container.values() if type(container) is dict else container:
             if type(child) is dict or type(child) is list:

@@ -35,7 +35,7 @@ from typing import Final
 import msgspec
 
 import message_ir as ir
-from message_ir.adapters import _checks, _json, _load_state, _log, _records, _writing, gemini
+from message_ir.adapters import _checks, _held_lines, _json, _load_state, _log, _records, _writing, gemini
 from message_ir.adapters._build import meta_raw, object_raw
 from message_ir.adapters._calls import id_and_name, ir_call_id
 from message_ir.adapters._conversation import Conversation
@@ -221,6 +221,79 @@ def _written_result(call_id: object, name: str, text: str, is_error: bool) -> li
     return [{"functionResponse": response}]
 
 
+# --- the fast path of check ---------------------------------------------------------------
+
+
+_SURE_DEPTH: Final = _held_lines.SURE_DEPTH + 2
+"""A recording nesting at most this deep holds each record within `meta`'s limit wherever
+`load` puts it: a record sits two levels down in the recording (in `messages`), where a
+log's line sits at the top."""
+
+
+def _is_clean(data: bytes) -> bool:
+    """Whether `check` of a recording (JSON text) surely says nothing, without loading it: a
+    recording object whose `messages` are `user` records of text (a string, or parts that are
+    each a `text` alone), `gemini` records whose `content` is a string and whose every tool
+    call has an `id` (no two alike), a `name`, `args` an object (or none) and a `result` (a
+    string, a part, or a list of parts), and records of other types (kept as they are); nesting within
+    `_SURE_DEPTH`. Such a recording's results sit in their calls: every call is answered,
+    right after its message, by its own tool. Anything else is the careful path's to judge (a
+    property test compares the two on mutations of the real recordings)."""
+    try:
+        value = _json.decode(data)  # as `load` parses a recording
+    except (msgspec.DecodeError, RecursionError):
+        return False
+    if type(value) is not dict:
+        return False
+    recording: dict[str, object] = value  # decoded here: `str` keys
+    records = recording.get("messages")
+    if type(records) is not list or not _held_lines.held(recording, _SURE_DEPTH):
+        return False
+    called: set[str] = set()  # every call ID so far: one used again is the careful path's (renamed, or a duplicate)
+    for item in records:
+        if type(item) is not dict:
+            continue  # kept as it is
+        record: dict[str, object] = item  # decoded here: `str` keys
+        kind = record.get("type")
+        if kind == "user":
+            if not _text_content(record.get("content")):
+                return False
+        elif kind == "gemini" and not _clean_gemini(record, called):
+            return False
+    return True
+
+
+def _text_content(content: object) -> bool:
+    if type(content) is str:
+        return True
+    if type(content) is not list or not content:
+        return False
+    return all(type(part) is dict and len(part) == 1 and type(part.get("text")) is str for part in content)
+
+
+def _clean_gemini(record: dict[str, object], called: set[str]) -> bool:
+    calls = record.get("toolCalls", [])
+    if type(record.get("content", "")) is not str or type(calls) is not list:
+        return False
+    for item in calls:
+        if type(item) is not dict:
+            return False
+        call: dict[str, object] = item  # decoded here: `str` keys
+        call_id, name, result = call.get("id"), call.get("name"), call.get("result")
+        if type(call_id) is not str or not call_id or type(name) is not str or not name or call_id in called:
+            return False
+        called.add(call_id)
+        if type(call.get("args", {})) is not dict:
+            return False
+        if type(result) is list:
+            for part in result:
+                if type(part) is not dict:
+                    return False
+        elif type(result) is not str and type(result) is not dict:
+            return False  # no result (or an odd one): the careful path's
+    return True
+
+
 # --- usage --------------------------------------------------------------------------------
 
 
@@ -404,7 +477,7 @@ _WORDS: Final = Words(
     "The recording as plain data, every record in its place.",
     "The IR's diagnostics of the recording and arguments that are not an object; never raises.",
 )
-_FUNCTIONS: Final = format_functions(NAME, _read, _dump, _checks.no_rules, _WORDS, json_lines=False)
+_FUNCTIONS: Final = format_functions(NAME, _read, _dump, _checks.no_rules, _WORDS, json_lines=False, fast=_is_clean)
 
 
 FORMAT: Final = Format(
