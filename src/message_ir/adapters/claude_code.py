@@ -23,8 +23,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Final
 
-import msgspec
-
 import message_ir as ir
 from message_ir.adapters import (
     _fast_line,
@@ -199,7 +197,6 @@ def _clean(data: bytes, on: frozenset[int] | None, *, alone: bool = False) -> in
     user: list[bool] = []
     joined: dict[str, int] = {}  # message.id -> its turn
     called: set[str] = set()  # the call IDs of the lines read so far: `load` names a result by them
-    decode = _json.decode
     chain = _first_pass.OneChain(_KEYS) if alone else None
     deep = _held_lines.deep_lines(data)  # the lines that may nest too deeply for `meta`
     find = data.find
@@ -210,13 +207,9 @@ def _clean(data: bytes, on: frozenset[int] | None, *, alone: bool = False) -> in
             end = len(data)  # a last line without its newline (the segments give none such)
         raw = data[start:end]
         start, number = end + 1, number + 1
-        try:
-            value = decode(raw)  # as `load` parses a line
-        except (msgspec.DecodeError, RecursionError):
+        line = _log.line_object(raw)
+        if line is None:
             return None
-        if type(value) is not dict:
-            return None
-        line: dict[str, object] = value
         if deep and number in deep and not _held_lines.held(line):
             return None
         line_type = line.get("type")

@@ -124,7 +124,6 @@ def _clean(data: bytes, on: frozenset[int] | None = None) -> int | None:
     path's). Anything else is the careful path's to judge (a property test compares the two on
     real rollouts and their mutations)."""
     items: list[openai_responses.TypedItem] = []
-    decode = _json.decode
     for raw in raw_lines(data):  # (a last line without its newline too: the segments give none)
         if raw.find(_ITEM_TYPE, 0, _NEAR_START) >= 0:
             try:
@@ -132,13 +131,9 @@ def _clean(data: bytes, on: frozenset[int] | None = None) -> int | None:
                 continue
             except _fast_line.REFUSED:
                 pass  # not of the plain shape: read as any line, below (and refused if an item)
-        try:
-            value = decode(raw)  # as `load` parses a line
-        except (msgspec.DecodeError, RecursionError):
+        line = _log.line_object(raw)
+        if line is None:
             return None
-        if type(value) is not dict:
-            return None
-        line: dict[str, object] = value  # decoded here: `str` keys
         if line.get("type") == "response_item" or "ordinal" in line or not _held_lines.held_line(raw, line):
             return None  # (an item line's structs nest a few levels: only the other lines' depth is asked)
     return openai_responses.clean_items(items, _fast_line.Linkage(None, openai_responses.ID_RULE), custom=True)

@@ -241,17 +241,12 @@ def _clean(data: bytes, on: frozenset[int] | None, *, alone: bool = False) -> in
     linkage = _fast_line.Linkage(None, _ID_RULE)
     called: set[str] = set()  # every call ID so far: one used again is renamed by `load` (the careful path's)
     chain = _first_pass.OneChain(_KEYS) if alone else None
-    decode = _json.decode
     deep = _held_lines.deep_lines(data)  # the lines that may nest too deeply for `meta`
     count = 0
     for number, raw in enumerate(raw_lines(data)):  # (a last line without its newline too: the segments give none)
-        try:
-            value = decode(raw)  # as `load` parses a line
-        except (msgspec.DecodeError, RecursionError):
+        line = _log.line_object(raw)
+        if line is None:
             return None
-        if type(value) is not dict:
-            return None
-        line: dict[str, object] = value  # decoded here: `str` keys
         if deep and number in deep and not _held_lines.held(line):
             return None
         line_type = line.get("type")
