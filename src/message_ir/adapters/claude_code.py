@@ -41,6 +41,7 @@ from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, log_words
 from message_ir.adapters._json import as_array, as_object, decoded_object
 from message_ir.adapters._load_state import LoadState
+from message_ir.adapters._log_file import raw_lines
 from message_ir.adapters._segments import segments_function
 from message_ir.adapters._usage import Call, call_of, text
 
@@ -199,14 +200,7 @@ def _clean(data: bytes, on: frozenset[int] | None, *, alone: bool = False) -> in
     called: set[str] = set()  # the call IDs of the lines read so far: `load` names a result by them
     chain = _first_pass.OneChain(_KEYS) if alone else None
     deep = _held_lines.deep_lines(data)  # the lines that may nest too deeply for `meta`
-    find = data.find
-    start, number = 0, -1
-    while start < len(data):  # each line found where it ends (`find` is memchr: `split` reads every byte)
-        end = find(b"\n", start)
-        if end < 0:
-            end = len(data)  # a last line without its newline (the segments give none such)
-        raw = data[start:end]
-        start, number = end + 1, number + 1
+    for number, raw in enumerate(raw_lines(data)):  # (a last line without its newline too: the segments give none)
         line = _log.line_object(raw)
         if line is None:
             return None
