@@ -23,6 +23,8 @@ median as a multiple of the floor's.
 - `pi`: the real pi sessions that `check` finds clean and whose entries form no tree (pi's
   format v1: a copy of a tree would be a second root), repeated into one long session, each
   copy's call IDs made its own; the same floor.
+- `gemini_cli`: the real gemini-cli recordings' records, repeated into one recording, each
+  copy's call IDs made its own; its floor is `msgspec.json.decode`.
 
 The peers, on the same bytes (decoded by msgspec first, inside the timing): LangChain's
 `convert_to_messages` (OpenAI Chat and Anthropic; and back, `convert_to_openai_messages`), and
@@ -195,6 +197,18 @@ def pi_input(megabytes: float) -> bytes:
     return bytes(out)
 
 
+def gemini_cli_input(megabytes: float) -> bytes:
+    recordings = [json.loads(path.read_bytes()) for path in sorted((REAL / "gemini").glob("*.json"))]
+    records = [record for recording in recordings if type(recording) is dict for record in recording["messages"]]
+    text = json.dumps(records)
+    items = _unique(text, _copies(len(text), megabytes), tuple({f"{call['name']}-" for call in _calls(records)}))
+    return json.dumps({"sessionId": "s", "projectHash": "p", "messages": items}).encode()
+
+
+def _calls(records: list[dict[str, object]]) -> list[dict[str, object]]:
+    return [call for record in records for call in cast("list[dict[str, object]]", record.get("toolCalls") or [])]
+
+
 def median_seconds(function: Callable[[], object], rounds: int) -> float:
     times: list[float] = []
     for _ in range(rounds):
@@ -228,6 +242,7 @@ def main() -> None:
         inputs["claude_code (real tree)"] = ("claude_code", log.read_bytes())
     inputs["codex"] = ("codex", codex_input(megabytes))
     inputs["pi"] = ("pi", pi_input(megabytes))
+    inputs["gemini_cli"] = ("gemini_cli", gemini_cli_input(megabytes))
     build = "compiled" if (_records.__file__ or "").endswith(".so") else "pure"  # mypyc's modules loaded or not
     print(f"Python {sys.version.split()[0]}; the {build} build; medians of {rounds} rounds, one process, GC off")
     print("time as a multiple of msgspec's untyped decode of the same bytes (the floor)")
