@@ -122,14 +122,15 @@ def format_functions(
     """`load`, `dump`, `dumps` and `check` of the format `name` (and `check_example`, with the
     `trainer`'s own diagnostics of a training example when the format has one); `own_check`
     is a `check` of the format's own for a log given as text or as a `LogFile` (a segment at
-    a time); `fast`, the format's fast path of `check-dataset` (`Format.fast_path`).
+    a time); `fast`, a fast path of `check` for text: the format's fast path of
+    `check-dataset` (`Format.fast_path`), or one of its own (gemini-cli's, for a recording).
 
     `check` of text (bytes, or a `str` as UTF-8) that `fast` takes says nothing without
-    loading it: what it takes,
-    `check_example` finds nothing wrong with, and `check` finds no more than `check_example`
-    on such a source (its last assistant message's calls, the only thing `check_example`
-    forgives, have their results, and it has an assistant message). A property test holds
-    both."""
+    loading it. What a fast path of `check-dataset` takes, `check_example` finds nothing wrong
+    with, and `check` finds no more than `check_example` on such a source (its last assistant
+    message's calls, the only thing `check_example` forgives, have their results, and it has
+    an assistant message); what a format's own fast path takes, `check` says nothing of. A
+    property test holds each."""
 
     def whole(source: object) -> tuple[Conversation, Origins]:
         return read_source(name, source, read, lines=json_lines)

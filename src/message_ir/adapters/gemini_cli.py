@@ -235,9 +235,11 @@ def _is_clean(data: bytes) -> bool:
     recording object whose `messages` are `user` records of text (a string, or parts that are
     each a `text` alone), `gemini` records whose `content` is a string and whose every tool
     call has an `id` (no two alike), a `name`, `args` an object (or none) and a `result` (a
-    string, a part, or a list of parts), and records of other types (kept as they are); nesting within
-    `_SURE_DEPTH`. Such a recording's results sit in their calls: every call is answered,
-    right after its message, by its own tool. Anything else is the careful path's to judge (a
+    string, a part, or a list of parts), and records of other types (kept as they are);
+    nesting within `_SURE_DEPTH`. Such a recording's results sit in their calls: every call
+    is answered, right after its message, by its own tool. (Not a fast path of
+    `check-dataset`: a recording without a `gemini` record is taken, which `check_example`
+    would say has no assistant message.) Anything else is the careful path's to judge (a
     property test compares the two on mutations of the real recordings)."""
     try:
         value = _json.decode(data)  # as `load` parses a recording
