@@ -86,14 +86,19 @@ class FrozenJsonObject(Mapping[str, JsonValue]):
 
     def thaw(self) -> dict[str, JsonData]:
         """A fresh, mutable deep copy with `dict`s and `list`s, as `json.loads` would give."""
-        # A scalar is taken inline (a call per value was most of the cost); frozen values are
-        # of exact types (`_is_frozen`), so `type(...) is` tells them.
-        return {
-            key: value
-            if type(value) is str or type(value) is int or type(value) is float or type(value) is bool or value is None
-            else _thaw(value)
-            for key, value in self._items.items()
-        }
+        return _thawed(self._items)
+
+
+def _thawed(items: dict[str, JsonValue]) -> dict[str, JsonData]:
+    """A `FrozenJsonObject`'s items thawed (see `thaw`)."""
+    # A scalar is taken inline (a call per value was most of the cost); frozen values are
+    # of exact types (`_is_frozen`), so `type(...) is` tells them.
+    return {
+        key: value
+        if type(value) is str or type(value) is int or type(value) is float or type(value) is bool or value is None
+        else _thaw(value)
+        for key, value in items.items()
+    }
 
 
 def _unpickle(items: dict[str, JsonValue]) -> FrozenJsonObject:
@@ -116,17 +121,20 @@ def _is_frozen(value: object) -> bool:
 
 
 def _thaw(value: JsonValue) -> JsonData:
-    """A mutable deep copy of a frozen value (whose depth is bounded by `MAX_DEPTH`)."""
-    if isinstance(value, (str, int, float)) or value is None:  # builtins: no ABC check; `bool` is an `int`
-        return value
-    if isinstance(value, tuple):
+    """A mutable deep copy of a frozen value (whose depth is bounded by `MAX_DEPTH`): exact type
+    checks only, and a nested object's items read directly (no method of it is called)."""
+    if type(value) is tuple:
         return [
             item
             if type(item) is str or type(item) is int or type(item) is float or type(item) is bool or item is None
             else _thaw(item)
             for item in value
         ]
-    return value.thaw()
+    if type(value) is FrozenJsonObject:
+        return _thawed(value._items)
+    return cast(
+        "JsonData", value
+    )  # a scalar: frozen values are of exact types (`_is_frozen`); callers take them inline
 
 
 def frozen_from_copy(items: dict[str, object]) -> FrozenJsonObject:
