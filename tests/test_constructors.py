@@ -97,6 +97,26 @@ def test_frozen_mapping_thaws_to_a_fresh_mutable_copy() -> None:
     assert call.arguments == {"a": (1, {"b": 2})}
 
 
+class _Loud:
+    def thaw(self) -> object:
+        raise AssertionError("thaw ran a method of a value put in place")
+
+
+@pytest.mark.parametrize("value", [[1], _Loud()], ids=["a list", "an object with a thaw method"])
+def test_thawing_a_frozen_object_changed_in_place_raises_and_runs_none_of_its_values(value: object) -> None:
+    call = tool_call(id="c", name="n", arguments={"a": [1, {"b": 2}]})
+    nested = call.arguments["a"]
+    assert type(nested) is tuple
+    inner = nested[1]
+    assert type(inner) is FrozenJsonObject
+    inner._items["c"] = value  # type: ignore[assignment]  # a frozen object changed in place: the test
+    with pytest.raises(
+        TypeError,
+        match=r"^A FrozenJsonObject holds a value that is no frozen JSON value \(was it changed in place\?\)$",
+    ):
+        call.arguments.thaw()
+
+
 def test_text_from_assistant_renders_text_blocks_only_in_order() -> None:
     message = assistant_message(
         id="a",

@@ -121,8 +121,9 @@ def _is_frozen(value: object) -> bool:
 
 
 def _thaw(value: JsonValue) -> JsonData:
-    """A mutable deep copy of a frozen value (whose depth is bounded by `MAX_DEPTH`): exact type
-    checks only, and a nested object's items read directly (no method of it is called)."""
+    """A mutable deep copy of a frozen array or object (whose depth is bounded by `MAX_DEPTH`):
+    exact type checks only, and a nested object's items read directly (no method of it is
+    called)."""
     if type(value) is tuple:
         return [
             item
@@ -132,9 +133,8 @@ def _thaw(value: JsonValue) -> JsonData:
         ]
     if type(value) is FrozenJsonObject:
         return _thawed(value._items)
-    return cast(
-        "JsonData", value
-    )  # a scalar: frozen values are of exact types (`_is_frozen`); callers take them inline
+    # The callers take scalars inline: anything else was put in a frozen object's items in place.
+    raise TypeError("A FrozenJsonObject holds a value that is no frozen JSON value (was it changed in place?)")
 
 
 def frozen_from_copy(items: dict[str, object]) -> FrozenJsonObject:
