@@ -563,13 +563,16 @@ def _recordings() -> list[bytes]:
     return [data for data in found if detect(data) == gemini_cli.NAME]
 
 
-def test_gemini_cli_takes_the_real_recordings_and_finds_them_clean() -> None:
-    """Not a test that cannot fail: `check` of a real recording (all are clean) asks no load."""
-    recordings = _recordings()
-    assert recordings
-    for data in recordings:
-        assert careful(gemini_cli.NAME, data) == ()
-        assert gemini_cli._is_clean(data)
+def test_gemini_clis_fast_path_takes_real_recordings_only_when_clean_and_takes_some() -> None:
+    """Not a test that cannot fail: some real recording is taken (whatever recordings the
+    folder gains), and each one taken is clean to the careful path."""
+    taken = 0
+    for data in _recordings():
+        if gemini_cli._is_clean(data):
+            taken += 1
+            assert careful(gemini_cli.NAME, data) == ()
+            assert gemini_cli.check(data) == ()
+    assert taken > 0
 
 
 @settings(max_examples=300, deadline=None)
