@@ -6,11 +6,16 @@ A line's nesting is at most its count of opening brackets (those in its strings 
 the count may be far above its nesting): a line with at most `SURE_DEPTH` of them is surely
 held. The lines with more (`deep_lines`, found for a whole segment at once) are walked as the
 fast path decoded them (`held`); lines holding code are often among them, and are long: they
-are not decoded a second time."""
+are not decoded a second time. `held_object` parses a line as `load` does and asks both at
+once: the one call a fast path makes of each line."""
 
 from __future__ import annotations
 
 from typing import Final
+
+import msgspec
+
+from message_ir.adapters import _json
 
 SURE_DEPTH: Final = 56
 """A line nesting at most this deep is held in `meta` wherever `load` puts it (64 levels
@@ -19,6 +24,7 @@ _NOT_OPENING: Final = bytes(sorted(set(range(256)) - set(b"{[\n")))
 """Every byte but an opening bracket and the line ending: deleted from a segment's lines, what
 is left of each line is its opening brackets (one C pass, where two `count`s a line cost more)."""
 _NONE: Final[frozenset[int]] = frozenset()
+_decode: Final = _json.decode
 
 
 def deep_lines(data: bytes) -> frozenset[int]:
@@ -30,10 +36,25 @@ def deep_lines(data: bytes) -> frozenset[int]:
     return frozenset([number for number, opening in enumerate(brackets) if len(opening) > SURE_DEPTH])
 
 
-def held_line(raw: bytes, line: dict[str, object]) -> bool:
-    """Whether one line (`raw`, decoded to `line`) is held in `meta` as it is: for a fast path
-    that asks it of a few lines only (counting a line's brackets takes two passes over it)."""
-    return raw.count(b"{") + raw.count(b"[") <= SURE_DEPTH or held(line)
+def held_object(raw: bytes, deep: bool) -> dict[str, object] | None:
+    """The JSON object a line of a log holds, parsed as `load` parses it, when `load` holds it
+    in `meta` as it is (`deep`: the line has more than `SURE_DEPTH` opening brackets, so its
+    nesting is walked); `None` for a line that is no JSON object or nests too deeply, which
+    the careful path reads and reports."""
+    try:
+        value = _decode(raw)
+    except (msgspec.DecodeError, RecursionError):
+        return None
+    if type(value) is not dict:
+        return None
+    line: dict[str, object] = value  # parsed here: `str` keys
+    return None if deep and not held(line) else line
+
+
+def deep_line(raw: bytes) -> bool:
+    """Whether one line has more than `SURE_DEPTH` opening brackets (two passes over it: for
+    a fast path that asks it of a few lines only; `deep_lines` asks it of a segment's)."""
+    return raw.count(b"{") + raw.count(b"[") > SURE_DEPTH
 
 
 def held(line: dict[str, object], limit: int = SURE_DEPTH) -> bool:

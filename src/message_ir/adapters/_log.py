@@ -63,17 +63,6 @@ def read_lines(state: LoadState, source: object) -> Iterable[object]:
     return items
 
 
-def line_object(raw: bytes) -> dict[str, object] | None:
-    """The JSON object a line of a log holds, parsed as `read_lines` parses it; `None` for a
-    line that is no JSON or no object, which the careful path reads and reports (for the
-    fast paths of `check`, which leave such a log to it)."""
-    try:
-        value = decode(raw)
-    except (msgspec.DecodeError, RecursionError):
-        return None
-    return decoded_object(value)  # parsed here: a `dict` has `str` keys
-
-
 def reading(format: str, source: object, avoid: frozenset[str], trusted: bool) -> tuple[LoadState, Iterable[object]]:
     """The state of a pass over a log, and its lines' values (see `read_lines`)."""
     state = LoadState(format, avoid)

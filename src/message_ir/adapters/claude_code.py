@@ -201,10 +201,8 @@ def _clean(data: bytes, on: frozenset[int] | None, *, alone: bool = False) -> in
     chain = _first_pass.OneChain(_KEYS) if alone else None
     deep = _held_lines.deep_lines(data)  # the lines that may nest too deeply for `meta`
     for number, raw in enumerate(raw_lines(data)):  # (a last line without its newline too: the segments give none)
-        line = _log.line_object(raw)
+        line = _held_lines.held_object(raw, number in deep if deep else False)
         if line is None:
-            return None
-        if deep and number in deep and not _held_lines.held(line):
             return None
         line_type = line.get("type")
         if chain is not None and not chain.line(line, line_type in _MESSAGE_TYPES):

@@ -131,11 +131,9 @@ def _clean(data: bytes, on: frozenset[int] | None = None) -> int | None:
                 continue
             except _fast_line.REFUSED:
                 pass  # not of the plain shape: read as any line, below (and refused if an item)
-        line = _log.line_object(raw)
-        if line is None:
+        line = _held_lines.held_object(raw, _held_lines.deep_line(raw))  # (an item line nests a few levels)
+        if line is None or line.get("type") == "response_item" or "ordinal" in line:
             return None
-        if line.get("type") == "response_item" or "ordinal" in line or not _held_lines.held_line(raw, line):
-            return None  # (an item line's structs nest a few levels: only the other lines' depth is asked)
     return openai_responses.clean_items(items, _fast_line.Linkage(None, openai_responses.ID_RULE), custom=True)
 
 
