@@ -18,11 +18,12 @@ once; and the branches of the log (`_log_branches`).
 
 from __future__ import annotations
 
+import operator
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import compress
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, cast
 
 from message_ir.adapters._conversation import Note
 from message_ir.adapters._tree import ABANDONED, BEFORE_COMPACTION, SIDECHAIN, Keys, heads
@@ -218,54 +219,56 @@ def record(source: object, keys: Keys) -> Lines:
             call_ends(len(calls))
             answer_ends(len(answers))
             continue
-        facts = keys.facts(head)
+        message, line_calls, line_answers, line_group, boundary, keeps_from, assistant = keys.facts(head)
         flag = (
-            (IS_MESSAGE if facts.message else 0)
-            | (IS_ASSISTANT if facts.assistant else 0)
+            (IS_MESSAGE if message else 0)
+            | (IS_ASSISTANT if assistant else 0)
             | (IS_SIDECHAIN if head.sidechain is True else 0)
-            | (IS_BOUNDARY if facts.boundary else 0)
+            | (IS_BOUNDARY if boundary else 0)
         )
-        message_lines += facts.message
+        message_lines += message
         parent = _NO_NODE
-        if head.uid is not None:
+        line_id = head.uid
+        if line_id is not None:
             flag |= IS_NODE
-            parent_id = uid if head.parent == uid_text else None
-            uid_text, uid = head.uid, digest(head.uid)
+            parent_text = head.parent
+            parent_id = uid if parent_text == uid_text else None
+            uid_text, uid = line_id, digest(line_id)
             earlier = first.setdefault(uid, number)
             if earlier != number:
                 lines.same[number] = earlier
-            if head.parent is None:
+            if parent_text is None:
                 parent = _ROOT
             else:
                 lines.linked = True
                 if parent_id is None:
-                    parent_id = digest(head.parent)
+                    parent_id = digest(parent_text)
                 found = first.get(parent_id)
                 if found is None:
                     lines.pending.setdefault(parent_id, []).append(number)
-                    lines.missing[number] = head.parent
+                    lines.missing[number] = parent_text
                     parent = _MISSING
                 else:
                     parent = found
-            if facts.message:
+            if message:
                 lines.message_nodes += 1
                 lines.last_message, lines.last_message_id = number, uid
                 if head.sidechain is not True:
                     lines.last_main, lines.last_main_id = number, uid
-            if facts.keeps_from is not None:
-                lines.keeps[number] = digest(facts.keeps_from)
-        if facts.group is not None:
-            if facts.group != group_text:  # the lines of one API message share one digest
-                group_text, group = facts.group, digest(facts.group)
+            if keeps_from is not None:
+                lines.keeps[number] = digest(keeps_from)
+        if line_group is not None:
+            if line_group != group_text:  # the lines of one API message share one digest
+                group_text, group = line_group, digest(line_group)
             groups.append(group)
         group_ends(len(groups))
-        if facts.calls:
-            calls.extend(map(digest, facts.calls))
-            if any("~" in each for each in facts.calls):
-                lines.tildes[number] = tuple(each for each in facts.calls if "~" in each)
+        if line_calls:
+            calls.extend(map(digest, line_calls))
+            if any("~" in each for each in line_calls):
+                lines.tildes[number] = tuple(each for each in line_calls if "~" in each)
         call_ends(len(calls))
-        if facts.answers:
-            answers.extend(map(digest, facts.answers))
+        if line_answers:
+            answers.extend(map(digest, line_answers))
         answer_ends(len(answers))
         flags.append(flag)
         parents.append(parent)
@@ -573,11 +576,17 @@ class OneChain:
         return self._chained and self._sides != 3 and (first is None or first not in self._ids)
 
 
+_after: Final = cast("Callable[[int, int], bool]", operator.gt)
+"""Whether a line's parent comes after it (`operator.gt`: a builtin, faster in `map` than `int.__gt__`)."""
+
+
 def _linked_past(parents: array[int]) -> array[int]:
     """Per line, the furthest line that a line before it hangs from (-1: none): a segment
     starts at no line that an earlier line's parent link passes (a log is written parents
     first; one that is not keeps such lines in one segment, so that what a segment's lines
     hang from is in it or before it)."""
+    if not any(map(_after, parents, range(len(parents)))):  # no line hangs from a later one (in C): the usual log
+        return array("q", [-1]) * len(parents)
     furthest = array("q", bytes(8 * len(parents)))
     reach = -1
     for number, parent in enumerate(parents):

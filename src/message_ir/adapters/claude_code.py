@@ -144,6 +144,9 @@ _MESSAGE_TYPES: Final = ("user", "assistant")
 
 _NO_FACTS: Final = _tree.Facts(False)
 """What a line that is no message and no compaction boundary says (most lines of a log)."""
+_BOUNDARY_FACTS: Final = _tree.Facts(False, boundary=True)
+_MESSAGE_FACTS: Final = _tree.Facts(True)
+"""What a message line without a `message` says."""
 
 
 def _facts(head: _tree.Head) -> _tree.Facts:
@@ -152,26 +155,24 @@ def _facts(head: _tree.Head) -> _tree.Facts:
     line_type = head.type
     if line_type not in _MESSAGE_TYPES:
         boundary = line_type == "system" and head.subtype == "compact_boundary"
-        return _tree.Facts(False, boundary=True) if boundary else _NO_FACTS
+        return _BOUNDARY_FACTS if boundary else _NO_FACTS
     message = head.message
-    calls: list[str] = []
-    answers: list[str] = []
-    if message is not None and type(message.content) is list:
-        for block in message.content:
+    if message is None:
+        return _MESSAGE_FACTS
+    calls: tuple[str, ...] = ()
+    answers: tuple[str, ...] = ()
+    content = message.content
+    if type(content) is list:  # (this runs once a line of the first pass: no lists built for nothing)
+        for block in content:
             kind = block.type
             if kind == "tool_use":
                 if block.id is not None:
-                    calls.append(block.id)
+                    calls += (block.id,)
             elif kind == "tool_result" and block.tool_use_id is not None:
-                answers.append(block.tool_use_id)
-    assistant = line_type == "assistant"
-    return _tree.Facts(
-        True,
-        tuple(calls),
-        tuple(answers),
-        message.id if message is not None and assistant else None,
-        assistant=assistant and message is not None and message.role == "assistant",  # read as its role says
-    )
+                answers += (block.tool_use_id,)
+    if line_type == "assistant":  # read as its role says
+        return _tree.facts_of((True, calls, answers, message.id, False, None, message.role == "assistant"))
+    return _tree.facts_of((True, calls, answers, None, False, None, False))
 
 
 _NAMES: Final = {"uid": "uuid", "parent": "parentUuid", "sidechain": "isSidechain"}

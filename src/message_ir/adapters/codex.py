@@ -71,19 +71,26 @@ def _read(source: object, avoid: frozenset[str], trusted: bool, segment: _tree.O
 _OUTPUTS: Final = ("function_call_output", "custom_tool_call_output")
 
 
+_NO_FACTS: Final = _tree.Facts(False)
+_MESSAGE_FACTS: Final = (_tree.Facts(True), _tree.Facts(True, assistant=True))
+"""A `message` item's facts: a user's (or any other role's), an assistant's."""
+
+
 def _facts(head: _tree.Head) -> _tree.Facts:
     """A `response_item` line's item: whether it is an output (the assistant's side), the call
     it makes or answers."""
     item = head.message if head.type == "response_item" else None
     if item is None:
-        return _tree.Facts(False)
+        return _NO_FACTS
     kind = item.type or ("message" if item.role is not None else None)
-    call = () if item.call_id is None else (item.call_id,)
     if kind == "message":
-        return _tree.Facts(True, assistant=item.role == "assistant")
+        return _MESSAGE_FACTS[item.role == "assistant"]
+    call = () if item.call_id is None else (item.call_id,)
     if kind in _OUTPUTS:
-        return _tree.Facts(True, answers=call)
-    return _tree.Facts(True, calls=call if kind in ("function_call", "custom_tool_call") else (), assistant=True)
+        return _tree.facts_of((True, (), call, None, False, None, False))
+    return _tree.facts_of(
+        (True, call if kind in ("function_call", "custom_tool_call") else (), (), None, False, None, True)
+    )
 
 
 _NAMES: Final = {"uid": "message-ir:uid", "parent": "message-ir:parent", "message": _PAYLOAD}  # no tree

@@ -114,12 +114,10 @@ def _facts(head: _tree.Head) -> _tree.Facts:
     role = None if message is None or head.type != "message" else message.role
     parts = message.content if message is not None and role == "assistant" and type(message.content) is list else []
     answered = None if message is None or role != "toolResult" else message.tool_call_id
-    return _tree.Facts(
-        role in _ROLES,
-        tuple(part.id for part in parts if part.type == "toolCall" and part.id is not None),
-        () if answered is None else (answered,),
-        keeps_from=head.keeps_from if head.type == "compaction" else None,
-        assistant=role == "assistant",
+    calls = tuple([part.id for part in parts if part.type == "toolCall" and part.id is not None])
+    keeps_from = head.keeps_from if head.type == "compaction" else None
+    return _tree.facts_of(
+        (role in _ROLES, calls, () if answered is None else (answered,), None, False, keeps_from, role == "assistant")
     )
 
 
