@@ -209,6 +209,14 @@ def _calls(records: list[dict[str, object]]) -> list[dict[str, object]]:
     return [call for record in records for call in cast("list[dict[str, object]]", record.get("toolCalls") or [])]
 
 
+def _log_input(write: Callable[[Path, int], object], megabytes: float) -> bytes:
+    """The bytes of a session log that `write` (a generator of `bench_memory`) writes."""
+    with tempfile.TemporaryDirectory() as folder:
+        log = Path(folder) / "session.jsonl"
+        write(log, int(megabytes * 1e6))
+        return log.read_bytes()
+
+
 def median_seconds(function: Callable[[], object], rounds: int) -> float:
     times: list[float] = []
     for _ in range(rounds):
@@ -225,24 +233,26 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--megabytes", type=float, default=15.0)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--only", help="the inputs to time, by their labels, comma-separated (default: all)")
     arguments = parser.parse_args()
     megabytes, rounds = arguments.megabytes, arguments.rounds
     peers = _peers()
-    inputs: dict[str, tuple[str, bytes]] = {  # as printed: the format, its input
-        "openai_chat": ("openai_chat", openai_chat_input(megabytes)),
-        "anthropic": ("anthropic", anthropic_input(megabytes)),
-        "openai_responses": ("openai_responses", openai_responses_input(megabytes)),
-        "gemini": ("gemini", gemini_input(megabytes)),
+    builders: dict[str, tuple[str, Callable[[float], bytes]]] = {  # as printed: the format, its input
+        "openai_chat": ("openai_chat", openai_chat_input),
+        "anthropic": ("anthropic", anthropic_input),
+        "openai_responses": ("openai_responses", openai_responses_input),
+        "gemini": ("gemini", gemini_input),
+        "claude_code": ("claude_code", partial(_log_input, write_claude_code)),
+        "claude_code (real tree)": ("claude_code", partial(_log_input, write_tree_log)),
+        "codex": ("codex", codex_input),
+        "pi": ("pi", pi_input),
+        "gemini_cli": ("gemini_cli", gemini_cli_input),
     }
-    with tempfile.TemporaryDirectory() as folder:
-        log = Path(folder) / "session.jsonl"
-        write_claude_code(log, int(megabytes * 1e6))
-        inputs["claude_code"] = ("claude_code", log.read_bytes())
-        write_tree_log(log, int(megabytes * 1e6))
-        inputs["claude_code (real tree)"] = ("claude_code", log.read_bytes())
-    inputs["codex"] = ("codex", codex_input(megabytes))
-    inputs["pi"] = ("pi", pi_input(megabytes))
-    inputs["gemini_cli"] = ("gemini_cli", gemini_cli_input(megabytes))
+    only = builders if arguments.only is None else arguments.only.split(",")
+    unknown = sorted(set(only) - set(builders))
+    if unknown:
+        parser.error(f"no input is labelled {', '.join(unknown)} (the labels: {', '.join(builders)})")
+    inputs = {label: (builders[label][0], builders[label][1](megabytes)) for label in builders if label in only}
     build = "compiled" if (_records.__file__ or "").endswith(".so") else "pure"  # mypyc's modules loaded or not
     print(f"Python {sys.version.split()[0]}; the {build} build; medians of {rounds} rounds, one process, GC off")
     print("time as a multiple of msgspec's untyped decode of the same bytes (the floor)")
