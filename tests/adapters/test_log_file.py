@@ -34,6 +34,32 @@ def test_bytes_are_split_into_their_lines() -> None:
             assert list(_log_file.raw_lines(cut)) == expected
 
 
+@pytest.mark.parametrize("size", [1, 2, 3, 5, 1 << 20])
+def test_a_log_is_given_in_blocks_of_its_whole_lines(tmp_path: Path, size: int) -> None:
+    """`text_blocks` of bytes, text or a `LogFile` (with any `end`): blocks of whole lines, each
+    ending in a newline, that join into the log (a last line given its newline) and hold its
+    lines; a block's lines before its last one are fewer than twice `size` bytes (about `size`)."""
+    path = tmp_path / "log.jsonl"
+    for data in SHAPES:
+        path.write_bytes(data)
+        for end in (*range(len(data) + 2), None):
+            cut = data if end is None else data[:end]
+            sources: list[object] = [LogFile(path, end=end)]
+            if end is None or end <= len(data):
+                sources += [cut, cut.decode()]
+            for source in sources:
+                blocks = list(_log_file.text_blocks(source, size))
+                assert b"".join(blocks) == (cut if cut.endswith(b"\n") or not cut else cut + b"\n")
+                assert [line for block in blocks for line in _log_file.raw_lines(block)] == list(
+                    _log_file.raw_lines(cut)
+                )
+                for block in blocks:
+                    assert block.endswith(b"\n")
+                    assert (
+                        block.count(b"\n") == 1 or len(block) - len(block.rstrip(b"\n").rsplit(b"\n", 1)[-1]) - 1 < size
+                    )
+
+
 def test_a_range_of_a_file_is_the_range_of_its_bytes(tmp_path: Path) -> None:
     path = tmp_path / "log.jsonl"
     data = b"ab\ncd\nef"

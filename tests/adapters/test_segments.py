@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import ModuleType
 
@@ -25,6 +25,7 @@ from message_ir.adapters import (
     _checks,
     _first_pass,
     _load_state,
+    _log_file,
     _segments,
     _tree,
     anthropic,
@@ -53,10 +54,10 @@ RULES: dict[str, Rules] = {
 }
 
 
-ALONE: dict[str, Callable[[bytes], int | None]] = {
+ALONE: dict[str, Callable[[Iterable[bytes]], int | None]] = {
     claude_code.NAME: claude_code._clean_alone,
     pi.NAME: pi._clean_alone,
-    codex.NAME: codex._clean,
+    codex.NAME: codex._clean_alone,
 }
 """The fast path each format asks of a log shorter than a segment, before any first pass."""
 
@@ -87,8 +88,11 @@ def segmented(
     clean: Callable[[bytes, frozenset[int] | None], int | None] | None = (
         getattr(module, "_clean", None) if fast else None
     )
-    alone: Callable[[bytes], int | None] | None = ALONE.get(module.NAME) if fast else None
-    return _segments.check_segments(data, module._read, module._KEYS, rules, leaf, size, clean=clean, alone=alone)
+    alone: Callable[[Iterable[bytes]], int | None] | None = ALONE.get(module.NAME) if fast else None
+    streams = module is claude_code  # Claude Code's reads a log of any size (pi's and Codex's: under a segment)
+    return _segments.check_segments(
+        data, module._read, module._KEYS, rules, leaf, size, clean=clean, alone=alone, streams=streams
+    )
 
 
 @pytest.mark.parametrize("path", CLAUDE_CODE_LOGS + PI_LOGS + CODEX_LOGS, ids=lambda path: path.name)
@@ -794,7 +798,7 @@ def test_a_log_taken_without_the_first_pass_is_taken_with_it(
     the first pass's branch, with as many messages, and the careful path finds it clean."""
     module = module_of(path)
     data = mutated(path.read_bytes().splitlines(), operations)
-    count = module._clean_alone(data)
+    count = module._clean_alone((data,))
     if count is not None:
         assert _planned_alone(data, module) == count
         assert whole_check(module, data) == ()
@@ -803,10 +807,92 @@ def test_a_log_taken_without_the_first_pass_is_taken_with_it(
 def test_the_real_logs_taken_without_the_first_pass_are_the_linear_ones() -> None:
     """The test above is not empty: real logs are taken alone, and a log with a sub-agent's
     lines inline, or a rewind, is left to the first pass."""
-    taken = {path.name for path in CLAUDE_CODE_LOGS if claude_code._clean_alone(path.read_bytes()) is not None}
+    taken = {path.name for path in CLAUDE_CODE_LOGS if claude_code._clean_alone((path.read_bytes(),)) is not None}
     assert taken
     planned = {path.name for path in CLAUDE_CODE_LOGS if _planned_alone(path.read_bytes()) is not None}
     assert taken < planned  # some clean logs have lines off their branch
+
+
+@settings(max_examples=250, deadline=None)
+@given(st.sampled_from(CLAUDE_CODE_LOGS), OPERATIONS, st.integers(1, 4096), st.integers(1, 8))
+def test_a_log_streamed_in_blocks_is_taken_only_as_it_is_taken_whole(
+    path: Path, operations: list[tuple[int, int, int]], block: int, walk_after: int
+) -> None:
+    """Claude Code's fast path of a whole log, given in blocks of a few lines and walking its
+    turns a few at a time (as it reads a log of any size), takes only what it takes of the
+    log given at once with every turn held, with as many messages (which the test above holds
+    to the first pass's branch and the careful path)."""
+    data = mutated(path.read_bytes().splitlines(), operations)
+    whole = claude_code._clean_lines((data,), None, alone=True, walk_after=10**9)
+    streamed = claude_code._clean_lines(_log_file.text_blocks(data, block), None, alone=True, walk_after=walk_after)
+    assert streamed is None or streamed == whole
+
+
+def test_the_real_logs_taken_whole_are_taken_streamed() -> None:
+    """The test above is not empty: every real log taken whole is taken a line and a turn at a
+    time too, but for one whose lines of an API message lie further apart than a walk."""
+    taken = streamed = 0
+    for path in CLAUDE_CODE_LOGS:
+        data = path.read_bytes()
+        whole = claude_code._clean_lines((data,), None, alone=True, walk_after=10**9)
+        if whole is not None:
+            taken += 1
+            count = claude_code._clean_lines(_log_file.text_blocks(data, 1), None, alone=True, walk_after=1)
+            streamed += count == whole
+    assert taken > 0
+    assert streamed > 0
+
+
+def test_a_line_of_an_api_message_walked_already_is_left_to_the_careful_path() -> None:
+    """A line joining an API message whose turn was walked goes to the careful path (`load`
+    joins it there); held unwalked, it is joined as `load` joins it."""
+    lines = in_file_order(conversation_lines(3))
+    text = claude_line("assistant", "a0", None, [{"type": "text", "text": "Reading."}])  # message `msg_a0` again
+    lines.insert(5, text)  # after the second result: its message was walked at the second call
+    data = b"".join(line + b"\n" for line in lines)
+    expected = whole_check(claude_code, data)
+    assert [diagnostic.code for diagnostic in expected] == []
+    assert (
+        claude_code._clean_lines((data,), None, alone=True, walk_after=10**9)
+        == 7
+        == len(claude_code.load(data).messages)
+    )
+    assert claude_code._clean_lines((data,), None, alone=True, walk_after=1) is None
+    assert segmented(claude_code, data, 1, fast=True) == expected
+
+
+def test_a_log_longer_than_a_segment_is_checked_in_one_pass_when_clean(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`check` of a clean Claude Code log of any size reads it once (no first pass), a block
+    at a time; a log the fast path gives up on is planned and checked as before."""
+    lines = in_file_order(conversation_lines(400))
+    data = b"".join(line + b"\n" for line in lines)
+    monkeypatch.setattr(_segments, "STREAMED_BLOCK", 512)  # many blocks
+    planned: list[int] = []
+    plan = _first_pass.plan
+
+    def counted_plan(
+        source: object, keys: _tree.Keys, leaf: str | None, *, with_notes: bool = False, size: int = 0
+    ) -> _first_pass.Plan:
+        planned.append(1)
+        return plan(source, keys, leaf, with_notes=with_notes, size=size)
+
+    monkeypatch.setattr(_segments, "plan", counted_plan)
+    assert segmented(claude_code, data, 1000, fast=True) == ()
+    assert claude_code.check(data) == ()
+    assert planned == []
+    for call in (
+        b'"toolu_0"',
+        b'"toolu_399"',
+    ):  # a call's ID changed, the first's or the last's: its result answers none
+        broken = data.replace(call, call[:-1] + b'x"', 1)
+        expected = whole_check(claude_code, broken)
+        assert [diagnostic.code for diagnostic in expected] == ["MISSING_TOOL_RESULT", "ORPHAN_TOOL_RESULT"]
+        assert segmented(claude_code, broken, 1000, fast=True) == expected == claude_code.check(broken)
+    broken = data.replace(b'"toolu_0"', b'"toolu 0"')  # the first call's ID, in its call and its result
+    expected = whole_check(claude_code, broken)
+    assert [diagnostic.code for diagnostic in expected] == ["BAD_TOOL_CALL_ID_FORMAT"]
+    assert segmented(claude_code, broken, 1000, fast=True) == expected == claude_code.check(broken)
+    assert len(planned) == 6
 
 
 @pytest.mark.parametrize(
@@ -825,9 +911,9 @@ def test_a_log_whose_lines_may_leave_the_branch_is_left_to_the_first_pass(
     change: Callable[[list[bytes]], list[bytes]],
 ) -> None:
     lines = conversation_lines(3)
-    assert claude_code._clean_alone(b"".join(line + b"\n" for line in lines)) == 7
+    assert claude_code._clean_alone((b"".join(line + b"\n" for line in lines),)) == 7
     data = b"".join(line + b"\n" for line in change(lines))
-    assert claude_code._clean_alone(data) is None
+    assert claude_code._clean_alone((data,)) is None
     assert segmented(claude_code, data, 10**9, fast=True) == whole_check(claude_code, data)
 
 
@@ -876,14 +962,14 @@ def test_a_plain_pi_session_is_taken_in_one_pass() -> None:
     again after it."""
     lines = pi_lines(3)
     data = b"".join(line + b"\n" for line in lines)
-    assert pi._clean_alone(data) == 7 == _planned_alone(data, pi) == len(pi.load(data).messages)
+    assert pi._clean_alone((data,)) == 7 == _planned_alone(data, pi) == len(pi.load(data).messages)
     assert pi.check(data) == ()
     lines[1] = lines[1].replace(b'"parentId": null', b'"parentId": "session-uuid"')  # one chain from the session line
     data = b"".join(line + b"\n" for line in lines)
-    assert pi._clean_alone(data) == 7 == _planned_alone(data, pi)
+    assert pi._clean_alone((data,)) == 7 == _planned_alone(data, pi)
     lines[0] = lines[0].replace(b'"id": "session-uuid"', b'"id": "session-uuid", "parentId": "elsewhere"')
     data = b"".join(line + b"\n" for line in lines)
-    assert pi._clean_alone(data) == 7 == _planned_alone(data, pi)  # (the first from an ID no line has)
+    assert pi._clean_alone((data,)) == 7 == _planned_alone(data, pi)  # (the first from an ID no line has)
 
 
 @pytest.mark.parametrize(
@@ -906,7 +992,7 @@ def test_a_pi_session_whose_lines_may_leave_the_branch_is_left_to_the_first_pass
     change: Callable[[list[bytes]], list[bytes]],
 ) -> None:
     data = b"".join(line + b"\n" for line in change(pi_lines(3)))
-    assert pi._clean_alone(data) is None
+    assert pi._clean_alone((data,)) is None
     assert segmented(pi, data, 10**9, fast=True) == whole_check(pi, data) == pi.check(data)
 
 
@@ -916,7 +1002,7 @@ def test_a_pi_session_whose_call_ids_are_used_again_is_left_to_the_first_pass() 
     data = b"".join(line + b"\n" for line in pi_lines(3))
     again = re.sub(rb'"call_\d"', b'"call_0"', data)
     assert again.count(b'"call_0"') == 6
-    assert pi._clean_alone(again) is None
+    assert pi._clean_alone((again,)) is None
     assert _first_pass.plan(again, pi._KEYS, None).reused
     assert pi.check(again) == whole_check(pi, again) == ()
 
@@ -1005,7 +1091,7 @@ def test_check_of_a_short_clean_rollout_runs_no_first_pass(planned: list[object]
 
 def test_a_log_whose_lines_form_no_tree_is_taken_in_one_pass() -> None:
     data = b"".join(line + b"\n" for line in in_file_order(conversation_lines(3)))
-    assert claude_code._clean_alone(data) == _planned_alone(data) == 7
+    assert claude_code._clean_alone((data,)) == _planned_alone(data) == 7
 
 
 def test_only_a_log_the_plan_reads_as_one_segment_is_read_in_one_pass(tmp_path: Path) -> None:

@@ -99,6 +99,47 @@ def raw_lines(data: bytes) -> Iterator[bytes]:
         start = end + 1
 
 
+def text_blocks(source: object, size: int) -> Iterator[bytes]:
+    """The text of a log given as text or as a `LogFile`, in order, in blocks of whole lines
+    of about `size` bytes (a longer line is a block of its own), each ending in a newline (a
+    last line without its newline is given one, as a segment's is)."""
+    if type(source) is LogFile:
+        yield from _file_blocks(source, size)
+        return
+    text = source.encode("utf-8", "surrogatepass") if type(source) is str else source
+    assert type(text) is bytes  # a log given as text or as a `LogFile`
+    start, length = 0, len(text)
+    while start < length:
+        stop = text.find(b"\n", start + size - 1) + 1
+        if stop == 0:
+            yield text[start:] if text.endswith(b"\n") else text[start:] + b"\n"
+            return
+        yield text[start:stop]
+        start = stop
+
+
+def _file_blocks(log: LogFile, size: int) -> Iterator[bytes]:
+    """`text_blocks` of a `LogFile`: `size` bytes read at a time."""
+    with open(log.path, "rb") as stream:
+        left = log.end
+        held: list[bytes] = []  # the start of a line that no block read so far ends
+        while True:
+            block = stream.read(size if left is None else min(size, left))
+            if not block:
+                if held:
+                    yield b"".join(held) + b"\n"
+                return
+            if left is not None:
+                left -= len(block)
+            cut = block.rfind(b"\n") + 1
+            if not cut:
+                held.append(block)
+                continue
+            held.append(block[:cut] if cut < len(block) else block)
+            yield b"".join(held)
+            held = [block[cut:]] if cut < len(block) else []
+
+
 def is_text(source: object) -> bool:
     """Whether `source` is a log given as text (`bytes`, `str`) or as a `LogFile` (exact type
     checks: nothing of a caller's type runs)."""

@@ -30,7 +30,7 @@ at the end, and reports only the format's problems when there are any.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import compress
 from typing import Final, NamedTuple
 
@@ -41,11 +41,16 @@ from message_ir.adapters._checks import Checked, Rules, by_index, checked_loaded
 from message_ir.adapters._conversation import Conversation, FormatError, Note
 from message_ir.adapters._first_pass import Plan, digest, plan
 from message_ir.adapters._load_state import LoadState
-from message_ir.adapters._log_file import LogFile, is_text, read_range
+from message_ir.adapters._log_file import LogFile, is_text, read_range, text_blocks
 from message_ir.adapters._tree import Keys, OnBranch, Renames
 
 SEGMENT_BYTES: Final = 4_000_000
 """About how many bytes of lines one segment holds (more while a call is open)."""
+
+STREAMED_BLOCK: Final = 1 << 18
+"""How many bytes of lines a fast path that streams a whole log is given at a time (`streams`
+of `check_segments`): few, so that a log it gives up on at its start costs little (a block's
+deep lines are found at once), and enough that a block's own cost is nothing."""
 
 SegmentReader = Callable[[object, frozenset[str], bool, OnBranch], LoadState]
 """A log format's pass over one segment of its source, given what the first pass found."""
@@ -58,11 +63,13 @@ from segment to segment), nor once a segment's reader carried something to the n
 record number): a segment it takes must be one whose careful reading would carry nothing."""
 
 
-CleanAlone = Callable[[bytes], "int | None"]
-"""A log format's fast path for a whole log shorter than a segment, asked before any first
-pass (its lines ending in a newline): how many IR messages it holds when it is surely clean
-whatever the first pass would find of its branch, else `None` (then the log is planned and
-checked as any other)."""
+CleanAlone = Callable[[Iterable[bytes]], "int | None"]
+"""A log format's fast path for a whole log, asked before any first pass, given as blocks of
+whole lines (each ending in a newline), in order: how many IR messages it holds when it is
+surely clean whatever the first pass would find of its branch, else `None` (then the log is
+planned and checked as any other). Asked only of a log shorter than a segment (one block),
+unless the format says that it reads a log of any size in memory that does not grow with the
+log's text (`streams`)."""
 
 
 class _Segment(NamedTuple):
@@ -128,16 +135,23 @@ def check_segments(
     *,
     clean: Clean | None = None,
     alone: CleanAlone | None = None,
+    streams: bool = False,
 ) -> tuple[Diagnostic, ...]:
     """`check` of a log given as text or as a `LogFile`, a segment at a time (see the module
     docstring): what `check` of the whole log gives. Never raises but `OSError`, for a
     `LogFile` that cannot be read. A log shorter than a segment that `alone` finds clean is
-    read once, with no first pass (`check` of a session log as it grows: one pass, not two)."""
+    read once, with no first pass (`check` of a session log as it grows: one pass, not two);
+    with `streams`, a log of any size is (a clean log of the usual shape: one pass, not two;
+    one that is not is read again from its start once `alone` gives up)."""
     try:
         if alone is not None and leaf is None:
-            data = _short(source, size)
-            if data is not None and alone(data) is not None:
-                return ()
+            if streams:
+                if alone(text_blocks(source, STREAMED_BLOCK)) is not None:
+                    return ()
+            else:
+                data = _short(source, size)
+                if data is not None and alone((data,)) is not None:
+                    return ()
         return _checked(source, read, rules, plan(source, keys, leaf, size=size), size, clean)
     except OSError:
         raise

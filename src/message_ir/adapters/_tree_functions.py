@@ -48,10 +48,12 @@ def tree_functions(
     *,
     clean: Clean | None = None,
     alone: CleanAlone | None = None,
+    streams: bool = False,
 ) -> Trees:
     """`load`, `branches` and the branch `check` of a tree log (`resumed` says which branch
     `load` reads by default, for its docstring; `clean`, the fast path of its `check`;
-    `alone`, that of a log shorter than a segment, asked before the first pass)."""
+    `alone`, that of a log shorter than a segment, asked before the first pass; `streams`:
+    `alone` reads a log of any size, see `check_segments`)."""
 
     def reader(leaf: str | None) -> Reader:
         def read_to_leaf(value: object, avoid: frozenset[str], trusted: bool) -> LoadState:
@@ -68,7 +70,7 @@ def tree_functions(
 
     def check(source: object, leaf: str | None) -> tuple[Diagnostic, ...]:
         if is_text(source):  # read twice, a segment at a time: never held whole
-            return check_segments(source, read, keys, rules, leaf, clean=clean, alone=alone)
+            return check_segments(source, read, keys, rules, leaf, clean=clean, alone=alone, streams=streams)
         return checked(format, source, whole(leaf), rules)
 
     def found(source: object) -> tuple[Branch, ...]:

@@ -20,7 +20,7 @@ holding a `tool_result` block, with the session's fields copied from the line be
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
 import message_ir as ir
@@ -186,94 +186,134 @@ def _clean(data: bytes, on: frozenset[int] | None, *, alone: bool = False) -> in
     """How many IR messages a segment of a log (whole lines, each ending in a newline; `on`:
     its lines on the branch, `None`: every line) holds, when it is surely clean (`check` of it
     would say nothing); else `None`. `alone`: the segment is a whole log no first pass read
-    (`on` is `None`), taken only when its lines say that every message line is on its branch
-    (`_first_pass.OneChain`).
+    (see `_clean_lines`)."""
+    return _clean_lines((data,), on, alone=alone)
+
+
+def _clean_alone(blocks: Iterable[bytes]) -> int | None:
+    """`_clean` of a whole log of any size, given in blocks of whole lines, without the first
+    pass (see `alone`); its memory does not grow with the log's text (only with its IDs)."""
+    return _clean_lines(blocks, None, alone=True)
+
+
+_WALK_AFTER: Final = 256
+"""How many turns `_clean_lines` reads before it walks them, at the start of a new assistant
+message: the lines of one API message are joined into one turn, as `load` joins them, as
+long as that turn is not walked yet."""
+
+
+def _clean_lines(
+    blocks: Iterable[bytes], on: frozenset[int] | None, *, alone: bool, walk_after: int = _WALK_AFTER
+) -> int | None:
+    """`_clean` of the lines of `blocks` (each of whole lines ending in a newline, in order;
+    `on`, when given, numbers the lines of one block, a segment's). `alone`: they are a whole
+    log no first pass read (`on` is `None`), taken only when its lines say that every message
+    line is on its branch (`_first_pass.OneChain`).
 
     It takes the usual shape only: every line a JSON object held in `meta` as it is, each
     message line's `message` of its own role, with `text` and `tool_use` (and `thinking`)
     blocks from the assistant, a string or `text` and `tool_result` blocks from the user, each
     call answered in the next user turn before anything else (`_fast_line.Linkage`), the
     lines of one `message.id` joined as `load` joins them. Anything else is the careful
-    path's to judge (a property test compares the two on real logs and their mutations)."""
+    path's to judge (a property test compares the two on real logs and their mutations).
+
+    The turns are walked `walk_after` at a time, so that what is held does not grow with the
+    log: a line of an API message whose turn was walked already is left to the careful path."""
     turns: list[list[object] | str] = []  # the IR's order: an assistant's blocks, a user's content
     user: list[bool] = []
-    joined: dict[str, int] = {}  # message.id -> its turn
+    joined: dict[str, int] = {}  # message.id -> its turn, for the turns not walked yet
+    walked: set[int] = set()  # the hashes of the message.ids of the turns walked (a clash: the careful path)
     called: set[str] = set()  # the call IDs of the lines read so far: `load` names a result by them
     chain = _first_pass.OneChain(_KEYS) if alone else None
-    deep = _held_lines.deep_lines(data)  # the lines that may nest too deeply for `meta`
-    for number, raw in enumerate(raw_lines(data)):  # (a last line without its newline too: the segments give none)
-        line = _held_lines.held_object(raw, number in deep if deep else False)
-        if line is None:
-            return None
-        line_type = line.get("type")
-        if chain is not None and not chain.line(line, line_type in _MESSAGE_TYPES):
-            return None  # a line off the chain: the first pass says what is on the branch
-        if line_type not in _MESSAGE_TYPES or (on is not None and number not in on):
-            continue
-        payload = line.get(_PAYLOAD)
-        if type(payload) is not dict:
-            return None
-        message: dict[str, object] = payload  # decoded here: `str` keys
-        if message.get("role") != line_type:
-            return None
-        content = message.get("content")
-        if line_type == "user":
-            if "id" in message:
-                return None
-            if type(content) is str:
-                turns.append(content)
-            elif type(content) is list and content:
-                for item in content:
-                    if type(item) is not dict:
-                        continue
-                    part: dict[str, object] = item  # decoded here: `str` keys
-                    if part.get("type") == "tool_result":
-                        answered = part.get("tool_use_id")
-                        if answered is not None and (type(answered) is not str or answered not in called):
-                            return None  # a result before its call's line: `load` names no tool for it
-                turns.append(content)
-            else:
-                return None
-            user.append(True)
-            continue
-        message_id = message.get("id")
-        if type(content) is not list or not content or type(message_id) is not str:
-            return None
-        blocks: list[object] = content
-        for item in blocks:
-            if type(item) is dict:
-                block: dict[str, object] = item
-                call_id = block.get("id")
-                if call_id is not None:
-                    if type(call_id) is not str:
-                        return None  # an ID `load` refuses: the careful path says so
-                    if call_id in called:
-                        return None  # used again: `load` renames it, and pairs results by the rename
-                    called.add(call_id)
-        into = joined.get(message_id)
-        if into is None:
-            joined[message_id] = len(turns)
-            turns.append(list(blocks))
-            user.append(False)
-        else:
-            turn = turns[into]
-            assert type(turn) is list
-            turn.extend(blocks)
     linkage = _fast_line.Linkage(None, anthropic.ID_RULE)
+    count = 0
+    for data in blocks:
+        deep = _held_lines.deep_lines(data)  # the lines that may nest too deeply for `meta`
+        for number, raw in enumerate(raw_lines(data)):  # (a last line without its newline too)
+            line = _held_lines.held_object(raw, number in deep if deep else False)
+            if line is None:
+                return None
+            line_type = line.get("type")
+            if chain is not None and not chain.line(line, line_type in _MESSAGE_TYPES):
+                return None  # a line off the chain: the first pass says what is on the branch
+            if line_type not in _MESSAGE_TYPES or (on is not None and number not in on):
+                continue
+            payload = line.get(_PAYLOAD)
+            if type(payload) is not dict:
+                return None
+            message: dict[str, object] = payload  # decoded here: `str` keys
+            if message.get("role") != line_type:
+                return None
+            content = message.get("content")
+            if line_type == "user":
+                if "id" in message:
+                    return None
+                if type(content) is str:
+                    turns.append(content)
+                elif type(content) is list and content:
+                    for item in content:
+                        if type(item) is not dict:
+                            continue
+                        part: dict[str, object] = item  # decoded here: `str` keys
+                        if part.get("type") == "tool_result":
+                            answered = part.get("tool_use_id")
+                            if answered is not None and (type(answered) is not str or answered not in called):
+                                return None  # a result before its call's line: `load` names no tool for it
+                    turns.append(content)
+                else:
+                    return None
+                user.append(True)
+                continue
+            message_id = message.get("id")
+            if type(content) is not list or not content or type(message_id) is not str:
+                return None
+            blocks_of_line: list[object] = content
+            for item in blocks_of_line:
+                if type(item) is dict:
+                    block: dict[str, object] = item
+                    call_id = block.get("id")
+                    if call_id is not None:
+                        if type(call_id) is not str:
+                            return None  # an ID `load` refuses: the careful path says so
+                        if call_id in called:
+                            return None  # used again: `load` renames it, and pairs results by the rename
+                        called.add(call_id)
+            into = joined.get(message_id)
+            if into is not None:
+                turn = turns[into]
+                assert type(turn) is list
+                turn.extend(blocks_of_line)
+                continue
+            if walked and hash(message_id) in walked:
+                return None  # a line of an API message walked already: `load` joins it there
+            if len(turns) >= walk_after:
+                messages = _walk(turns, user, linkage)
+                if messages is None:
+                    return None
+                count += messages
+                walked.update(map(hash, joined))
+                turns, user, joined = [], [], {}
+            joined[message_id] = len(turns)
+            turns.append(list(blocks_of_line))
+            user.append(False)
+    messages = _walk(turns, user, linkage)
+    if messages is None:
+        return None
+    if chain is not None and not chain.covers():
+        return None  # a message line may be off the branch: the first pass says which
+    return count + messages if linkage.end() else None
+
+
+def _walk(turns: list[list[object] | str], user: list[bool], linkage: _fast_line.Linkage) -> int | None:
+    """How many IR messages the turns read (in order) make, when each is clean, `linkage`
+    going on from the turns before them; else `None`."""
     count = 0
     for turn, from_user in zip(turns, user, strict=True):
         messages = _user_clean(turn, linkage) if from_user else _assistant_clean(turn, linkage)
         if messages is None:
             return None
         count += messages
-    if chain is not None and not chain.covers():
-        return None  # a message line may be off the branch: the first pass says which
-    return count if linkage.end() else None
-
-
-def _clean_alone(data: bytes) -> int | None:
-    """`_clean` of a whole log shorter than a segment, without the first pass (see `alone`)."""
-    return _clean(data, None, alone=True)
+    return count
 
 
 def _object(value: object) -> dict[str, object] | None:
@@ -524,7 +564,14 @@ _WORDS: Final = log_words(
     "Every problem Anthropic would answer with a 400 on resuming this session, and the IR's own",
 )
 _TREES: Final = _tree_functions.tree_functions(
-    NAME, _read, _KEYS, anthropic.provider_rules, "the branch Claude Code resumes", clean=_clean, alone=_clean_alone
+    NAME,
+    _read,
+    _KEYS,
+    anthropic.provider_rules,
+    "the branch Claude Code resumes",
+    clean=_clean,
+    alone=_clean_alone,
+    streams=True,
 )
 _FUNCTIONS: Final = format_functions(
     NAME,

@@ -20,7 +20,7 @@ a `response_item` line with a `function_call_output` (or `custom_tool_call_outpu
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Final, Literal
 
 import msgspec
@@ -98,7 +98,7 @@ _KEYS: Final = _tree.Keys(_NAMES, _PAYLOAD, _json.renamed_decoder(_tree.Head, _N
 
 
 def _check(source: object) -> tuple[ir.Diagnostic, ...]:
-    return check_segments(source, _read, _KEYS, openai_responses.provider_rules, None, clean=_clean, alone=_clean)
+    return check_segments(source, _read, _KEYS, openai_responses.provider_rules, None, clean=_clean, alone=_clean_alone)
 
 
 # --- the fast path of check ---------------------------------------------------------------
@@ -142,6 +142,11 @@ def _clean(data: bytes, on: frozenset[int] | None = None) -> int | None:
         if line is None or line.get("type") == "response_item" or "ordinal" in line:
             return None
     return openai_responses.clean_items(items, _fast_line.Linkage(None, openai_responses.ID_RULE), custom=True)
+
+
+def _clean_alone(blocks: Iterable[bytes]) -> int | None:
+    """`_clean` of a whole log shorter than a segment (one block), without the first pass."""
+    return _clean(b"".join(blocks))
 
 
 def _usage(source: object) -> Iterator[Call]:

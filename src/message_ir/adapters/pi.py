@@ -30,7 +30,7 @@ that `repair` made is written as pi writes one: a `message` line with a `toolRes
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Final
 
 import msgspec
@@ -267,9 +267,10 @@ def _clean(data: bytes, on: frozenset[int] | None, *, alone: bool = False) -> in
     return count if linkage.end() else None
 
 
-def _clean_alone(data: bytes) -> int | None:
-    """`_clean` of a whole log shorter than a segment, without the first pass (see `alone`)."""
-    return _clean(data, None, alone=True)
+def _clean_alone(blocks: Iterable[bytes]) -> int | None:
+    """`_clean` of a whole log shorter than a segment (one block), without the first pass (see
+    `alone`)."""
+    return _clean(b"".join(blocks), None, alone=True)
 
 
 def _plain_text(content: object) -> bool:
