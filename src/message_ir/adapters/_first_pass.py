@@ -526,7 +526,7 @@ class OneChain:
     def __init__(self, keys: Keys) -> None:
         self._uid_key, self._parent_key = keys.id, keys.parent
         self._sidechain_key = keys.names.get("sidechain", "sidechain")
-        self._ids: set[str] = set()
+        self._ids: set[int] = set()  # the hashes of the IDs read (a clash only makes `covers()` False)
         self._latest: str | None = None  # the ID of the last line with one
         self._first_parent: str | None = None  # what the first line with an ID hangs from
         self._header = False  # the one line with an ID read so far is no message line and hangs from none
@@ -550,9 +550,10 @@ class OneChain:
         parent_id = parent if type(parent) is str else None
         if parent_id is not None:
             self._linked = True
-        if uid in self._ids:
+        key = hash(uid)  # (an exact `str`: its own hash, cached; a set of `int`s holds less than of IDs)
+        if key in self._ids:
             self._chained = False
-        self._ids.add(uid)
+        self._ids.add(key)
         header, self._header = self._header, False
         if self._latest is None:  # the first line with an ID
             self._first_parent = parent_id
@@ -573,7 +574,7 @@ class OneChain:
         if not tree:
             return True
         first = self._first_parent
-        return self._chained and self._sides != 3 and (first is None or first not in self._ids)
+        return self._chained and self._sides != 3 and (first is None or hash(first) not in self._ids)
 
 
 _after: Final = cast("Callable[[int, int], bool]", operator.gt)
