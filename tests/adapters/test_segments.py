@@ -54,7 +54,7 @@ RULES: dict[str, Rules] = {
 }
 
 
-ALONE: dict[str, Callable[[Iterable[bytes]], int | None]] = {
+ALONE: dict[str, Callable[[Iterable[bytes]], int | _segments.CleanUntil | None]] = {
     claude_code.NAME: claude_code._clean_alone,
     pi.NAME: pi._clean_alone,
     codex.NAME: codex._clean_alone,
@@ -88,7 +88,9 @@ def segmented(
     clean: Callable[[bytes, frozenset[int] | None], int | None] | None = (
         getattr(module, "_clean", None) if fast else None
     )
-    alone: Callable[[Iterable[bytes]], int | None] | None = ALONE.get(module.NAME) if fast else None
+    alone: Callable[[Iterable[bytes]], int | _segments.CleanUntil | None] | None = (
+        ALONE.get(module.NAME) if fast else None
+    )
     streams = module is claude_code  # Claude Code's reads a log of any size (pi's and Codex's: under a segment)
     return _segments.check_segments(
         data, module._read, module._KEYS, rules, leaf, size, clean=clean, alone=alone, streams=streams
@@ -799,7 +801,7 @@ def test_a_log_taken_without_the_first_pass_is_taken_with_it(
     module = module_of(path)
     data = mutated(path.read_bytes().splitlines(), operations)
     count = module._clean_alone((data,))
-    if count is not None:
+    if type(count) is int:  # (not where its clean lines end: see the tests below)
         assert _planned_alone(data, module) == count
         assert whole_check(module, data) == ()
 
@@ -825,7 +827,7 @@ def test_a_log_streamed_in_blocks_is_taken_only_as_it_is_taken_whole(
     data = mutated(path.read_bytes().splitlines(), operations)
     whole = claude_code._clean_lines((data,), None, alone=True, walk_after=10**9)
     streamed = claude_code._clean_lines(_log_file.text_blocks(data, block), None, alone=True, walk_after=walk_after)
-    assert streamed is None or streamed == whole
+    assert type(streamed) is not int or streamed == whole  # (or where its clean lines end: see below)
 
 
 def test_the_real_logs_taken_whole_are_taken_streamed() -> None:
@@ -861,6 +863,93 @@ def test_a_line_of_an_api_message_walked_already_is_left_to_the_careful_path() -
     assert segmented(claude_code, data, 1, fast=True) == expected
 
 
+def streamed_check(data: bytes, block: int, walk_after: int, size: int = 10**9) -> tuple[Diagnostic, ...]:
+    """`check` of a Claude Code log whose one pass reads blocks of about `block` bytes and walks
+    its turns `walk_after` at a time (so that it says where its clean lines end in small logs)."""
+
+    def alone(blocks: Iterable[bytes]) -> int | _segments.CleanUntil | None:
+        return claude_code._clean_lines(blocks, None, alone=True, walk_after=walk_after)
+
+    return _segments.check_segments(
+        data,
+        claude_code._read,
+        claude_code._KEYS,
+        anthropic.provider_rules,
+        None,
+        size,
+        clean=claude_code._clean,
+        alone=alone,
+        streams=True,
+    )
+
+
+@settings(max_examples=250, deadline=None)
+@given(st.sampled_from(CLAUDE_CODE_LOGS), OPERATIONS, st.integers(1, 10**6), st.integers(1, 4096), st.integers(1, 4))
+def test_a_log_whose_last_lines_are_checked_alone_checks_as_a_whole(
+    path: Path, operations: list[tuple[int, int, int]], keep: int, block: int, walk_after: int
+) -> None:
+    """Where the one pass says its clean lines end (`CleanUntil`: every line read, only the last
+    turns not clean, as in a session cut off), the rest checked alone says what `check` of the
+    whole log says: real logs cut short, mutated or not."""
+    lines = path.read_bytes().splitlines()
+    kept = lines[: keep % len(lines) + 1]
+    data = mutated(kept, operations) if operations[0][0] % 2 else b"".join(line + b"\n" for line in kept)
+    assert streamed_check(data, block, walk_after) == whole_check(claude_code, data)
+
+
+def test_the_real_logs_cut_short_are_checked_in_one_pass_and_a_tail() -> None:
+    """The test above is not empty: real logs cut short after a call say where their clean lines
+    end, and their checks hold the call's `MISSING_TOOL_RESULT`."""
+    until = missing = 0
+    for path in CLAUDE_CODE_LOGS:
+        lines = path.read_bytes().splitlines(keepends=True)
+        for keep in range(1, len(lines) + 1, 3):
+            data = b"".join(lines[:keep])
+            found = claude_code._clean_lines((data,), None, alone=True, walk_after=1)
+            if type(found) is _segments.CleanUntil:
+                until += 1
+                expected = whole_check(claude_code, data)
+                missing += "MISSING_TOOL_RESULT" in {diagnostic.code for diagnostic in expected}
+                assert streamed_check(data, 4096, 1) == expected
+    assert until > 0
+    assert missing > 0
+
+
+def test_a_result_after_the_clean_lines_end_answering_a_call_before_is_never_checked_alone() -> None:
+    """A result that answers a call made before where the clean lines would end (a second
+    result for it) takes that end away: the rest checked alone would not know the call."""
+    lines = in_file_order(conversation_lines(4))
+    again = claude_line("user", "r-again", None, [{"type": "tool_result", "tool_use_id": "toolu_0", "content": "ok"}])
+    data = b"".join(line + b"\n" for line in [*lines, again])
+    expected = whole_check(claude_code, data)
+    assert expected
+    assert claude_code._clean_lines((data,), None, alone=True, walk_after=1) is None
+    assert streamed_check(data, 4096, 1) == expected
+    cut = b"".join(line + b"\n" for line in lines[:-1])  # the last call without its result
+    found = claude_code._clean_lines((cut,), None, alone=True, walk_after=1)
+    assert found == _segments.CleanUntil(7, cut.index(lines[7]), 7)
+    assert streamed_check(cut, 4096, 1) == whole_check(claude_code, cut)
+
+
+def test_the_clean_lines_never_end_while_a_call_waits() -> None:
+    """Two calls, one result, then the assistant again: the clean lines do not end before that
+    last message (the call still waiting is a problem of the lines before it)."""
+    calls = [{"type": "tool_use", "id": f"toolu_{n}", "name": "Read", "input": {"path": f"{n}.py"}} for n in (8, 9)]
+    result = {"type": "tool_result", "tool_use_id": "toolu_8", "content": "ok"}
+    lines = [
+        *in_file_order(conversation_lines(2)),
+        claude_line("assistant", "a8", None, calls),
+        claude_line("user", "r8", None, [result]),
+        claude_line("assistant", "a9", None, [{"type": "text", "text": "Done."}]),
+    ]
+    data = b"".join(line + b"\n" for line in lines)
+    expected = whole_check(claude_code, data)
+    assert [diagnostic.code for diagnostic in expected] == ["MISSING_TOOL_RESULT"]
+    found = claude_code._clean_lines((data,), None, alone=True, walk_after=1)
+    assert found == _segments.CleanUntil(5, data.index(lines[5]), 5)  # before the two calls, not after
+    assert streamed_check(data, 4096, 1) == expected
+
+
 def test_a_log_longer_than_a_segment_is_checked_in_one_pass_when_clean(monkeypatch: pytest.MonkeyPatch) -> None:
     """`check` of a clean Claude Code log of any size reads it once (no first pass), a block
     at a time; a log the fast path gives up on is planned and checked as before."""
@@ -880,10 +969,14 @@ def test_a_log_longer_than_a_segment_is_checked_in_one_pass_when_clean(monkeypat
     assert segmented(claude_code, data, 1000, fast=True) == ()
     assert claude_code.check(data) == ()
     assert planned == []
-    for call in (
-        b'"toolu_0"',
-        b'"toolu_399"',
-    ):  # a call's ID changed, the first's or the last's: its result answers none
+    cut = data[: data.rindex(b"\n", 0, len(data) - 1) + 1]  # the last result lost: a session cut off
+    expected = whole_check(claude_code, cut)
+    assert [diagnostic.code for diagnostic in expected] == ["MISSING_TOOL_RESULT"]
+    assert segmented(claude_code, cut, 10**6, fast=True) == expected == claude_code.check(cut)
+    assert planned == []  # the clean lines in one pass, the last turns alone (shorter than a segment)
+    assert segmented(claude_code, cut, 1000, fast=True) == expected
+    assert planned == [1]  # the last turns longer than a segment: planned
+    for call in (b'"toolu_0"', b'"toolu_399"'):  # a call's ID changed, the first's or the last's
         broken = data.replace(call, call[:-1] + b'x"', 1)
         expected = whole_check(claude_code, broken)
         assert [diagnostic.code for diagnostic in expected] == ["MISSING_TOOL_RESULT", "ORPHAN_TOOL_RESULT"]
@@ -892,7 +985,7 @@ def test_a_log_longer_than_a_segment_is_checked_in_one_pass_when_clean(monkeypat
     expected = whole_check(claude_code, broken)
     assert [diagnostic.code for diagnostic in expected] == ["BAD_TOOL_CALL_ID_FORMAT"]
     assert segmented(claude_code, broken, 1000, fast=True) == expected == claude_code.check(broken)
-    assert len(planned) == 6
+    assert len(planned) == 7
 
 
 @pytest.mark.parametrize(

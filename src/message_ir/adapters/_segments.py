@@ -63,13 +63,25 @@ from segment to segment), nor once a segment's reader carried something to the n
 record number): a segment it takes must be one whose careful reading would carry nothing."""
 
 
-CleanAlone = Callable[[Iterable[bytes]], "int | None"]
+class CleanUntil(NamedTuple):
+    """What a fast path of a whole log says when it read every line and only the last ones
+    may not be clean: the lines before `line` (which starts `byte` bytes into the log's text)
+    are, holding `messages` IR messages, and a segment may start at `line` (see the module
+    docstring: nothing before it depends on what comes after, and back)."""
+
+    line: int
+    byte: int
+    messages: int
+
+
+CleanAlone = Callable[[Iterable[bytes]], "int | CleanUntil | None"]
 """A log format's fast path for a whole log, asked before any first pass, given as blocks of
 whole lines (each ending in a newline), in order: how many IR messages it holds when it is
-surely clean whatever the first pass would find of its branch, else `None` (then the log is
-planned and checked as any other). Asked only of a log shorter than a segment (one block),
-unless the format says that it reads a log of any size in memory that does not grow with the
-log's text (`streams`)."""
+surely clean whatever the first pass would find of its branch, where its clean lines end
+when only its last lines may not be (`CleanUntil`: those are checked alone, as a segment),
+else `None` (then the log is planned and checked as any other). Asked only of a log shorter
+than a segment (one block), unless the format says that it reads a log of any size in
+memory that does not grow with the log's text (`streams`)."""
 
 
 class _Segment(NamedTuple):
@@ -146,8 +158,15 @@ def check_segments(
     try:
         if alone is not None and leaf is None:
             if streams:
-                if alone(text_blocks(source, STREAMED_BLOCK)) is not None:
+                if type(source) is str:
+                    source = source.encode("utf-8", "surrogatepass")  # once, for both passes
+                found = alone(text_blocks(source, STREAMED_BLOCK))
+                if type(found) is int:
                     return ()
+                if type(found) is CleanUntil:
+                    tail = _tail(source, found.byte, size)
+                    if tail is not None:
+                        return _tail_checked(tail, read, rules, found)
             else:
                 data = _short(source, size)
                 if data is not None and alone((data,)) is not None:
@@ -177,6 +196,35 @@ def _short(source: object, size: int) -> bytes | None:
     if data and not data.endswith(b"\n"):
         data += b"\n"
     return data if len(data) < size else None  # (a file may have grown between the two reads)
+
+
+def _tail(source: object, start: int, size: int) -> bytes | None:
+    """The text of a log given as bytes or as a `LogFile` from `start` to its end, each line
+    ending in a newline, when it is shorter than a segment; `None` for a longer one (told from
+    its length before it is read)."""
+    if type(source) is LogFile:
+        length = os.stat(source.path).st_size if source.end is None else min(os.stat(source.path).st_size, source.end)
+    else:
+        assert type(source) is bytes  # a log given as bytes or as a `LogFile`
+        length = len(source)
+    if length - start >= size:
+        return None
+    data = read_range(source, start, None)
+    if data and not data.endswith(b"\n"):
+        data += b"\n"
+    return data if len(data) < size else None  # (a file may have grown between the two reads)
+
+
+def _tail_checked(data: bytes, read: SegmentReader, rules: Rules, found: CleanUntil) -> tuple[Diagnostic, ...]:
+    """`check` of a log whose lines before `found.line` a fast path found clean: what the
+    careful check of the rest (`data`), read alone as a segment, says (`_checked`'s, for a
+    log of one segment after its clean ones)."""
+    state = read(data, frozenset(), True, OnBranch(None, first=found.line))  # no call ID used again: no rename
+    if state.problems:
+        return tuple(sorted(state.problems, key=by_index))
+    conversation, origins = state.finish(state.container_meta)
+    parts = found_parts(conversation, origins, rules, example=False)
+    return tuple(sorted((_moved(diagnostic, found.messages) for part in parts for diagnostic in part), key=by_index))
 
 
 def _read_segments(

@@ -41,8 +41,7 @@ from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import format_functions, log_words
 from message_ir.adapters._json import as_array, as_object, decoded_object
 from message_ir.adapters._load_state import LoadState
-from message_ir.adapters._log_file import raw_lines
-from message_ir.adapters._segments import segments_function
+from message_ir.adapters._segments import CleanUntil, segments_function
 from message_ir.adapters._usage import Call, call_of, text
 
 NAME: Final = "claude_code"
@@ -187,12 +186,14 @@ def _clean(data: bytes, on: frozenset[int] | None, *, alone: bool = False) -> in
     its lines on the branch, `None`: every line) holds, when it is surely clean (`check` of it
     would say nothing); else `None`. `alone`: the segment is a whole log no first pass read
     (see `_clean_lines`)."""
-    return _clean_lines((data,), on, alone=alone)
+    found = _clean_lines((data,), on, alone=alone)
+    return found if type(found) is int else None
 
 
-def _clean_alone(blocks: Iterable[bytes]) -> int | None:
+def _clean_alone(blocks: Iterable[bytes]) -> int | CleanUntil | None:
     """`_clean` of a whole log of any size, given in blocks of whole lines, without the first
-    pass (see `alone`); its memory does not grow with the log's text (only with its IDs)."""
+    pass (see `alone`), or where its clean lines end when only its last ones may not be clean;
+    its memory does not grow with the log's text (only with its IDs)."""
     return _clean_lines(blocks, None, alone=True)
 
 
@@ -204,7 +205,7 @@ long as that turn is not walked yet."""
 
 def _clean_lines(
     blocks: Iterable[bytes], on: frozenset[int] | None, *, alone: bool, walk_after: int = _WALK_AFTER
-) -> int | None:
+) -> int | CleanUntil | None:
     """`_clean` of the lines of `blocks` (each of whole lines ending in a newline, in order;
     `on`, when given, numbers the lines of one block, a segment's). `alone`: they are a whole
     log no first pass read (`on` is `None`), taken only when its lines say that every message
@@ -218,18 +219,30 @@ def _clean_lines(
     path's to judge (a property test compares the two on real logs and their mutations).
 
     The turns are walked `walk_after` at a time, so that what is held does not grow with the
-    log: a line of an API message whose turn was walked already is left to the careful path."""
+    log: a line of an API message whose turn was walked already is left to the careful path.
+    Alone, when every line was read and the walk of the last turns (or a call left without
+    its result at the end: a session cut off) is all that is not clean, it gives where the
+    clean lines end (`CleanUntil`): at the start of the last walk that began a new turn after
+    a user's with no call waiting, when no result after it answers a call before it."""
     turns: list[list[object] | str] = []  # the IR's order: an assistant's blocks, a user's content
     user: list[bool] = []
     joined: dict[str, int] = {}  # message.id -> its turn, for the turns not walked yet
     walked: set[int] = set()  # the hashes of the message.ids of the turns walked (a clash: the careful path)
-    called: set[str] = set()  # the call IDs of the lines read so far: `load` names a result by them
+    called: dict[str, int] = {}  # the call IDs of the lines read so far -> their line: `load` names a result by them
     chain = _first_pass.OneChain(_KEYS) if alone else None
     linkage = _fast_line.Linkage(None, anthropic.ID_RULE)
     count = 0
+    until: CleanUntil | None = None  # where the clean lines end, as far as the walks went
+    first_line = first_byte = 0  # of the block
     for data in blocks:
         deep = _held_lines.deep_lines(data)  # the lines that may nest too deeply for `meta`
-        for number, raw in enumerate(raw_lines(data)):  # (a last line without its newline too)
+        start, size, number = 0, len(data), -1
+        while start < size:  # each line, as `raw_lines` gives it (a last line without its newline too)
+            stop = data.find(b"\n", start)
+            if stop < 0:
+                stop = size
+            raw, line_start, number = data[start:stop], start, number + 1
+            start = stop + 1
             line = _held_lines.held_object(raw, number in deep if deep else False)
             if line is None:
                 return None
@@ -257,8 +270,12 @@ def _clean_lines(
                         part: dict[str, object] = item  # decoded here: `str` keys
                         if part.get("type") == "tool_result":
                             answered = part.get("tool_use_id")
-                            if answered is not None and (type(answered) is not str or answered not in called):
+                            if answered is None:
+                                continue
+                            if type(answered) is not str or answered not in called:
                                 return None  # a result before its call's line: `load` names no tool for it
+                            if until is not None and called[answered] < until.line:
+                                until = None  # a result answering a call made before the clean lines' end
                     turns.append(content)
                 else:
                     return None
@@ -277,7 +294,7 @@ def _clean_lines(
                             return None  # an ID `load` refuses: the careful path says so
                         if call_id in called:
                             return None  # used again: `load` renames it, and pairs results by the rename
-                        called.add(call_id)
+                        called[call_id] = first_line + number
             into = joined.get(message_id)
             if into is not None:
                 turn = turns[into]
@@ -287,21 +304,27 @@ def _clean_lines(
             if walked and hash(message_id) in walked:
                 return None  # a line of an API message walked already: `load` joins it there
             if len(turns) >= walk_after:
+                after_user = user[-1]
                 messages = _walk(turns, user, linkage)
                 if messages is None:
                     return None
                 count += messages
                 walked.update(map(hash, joined))
                 turns, user, joined = [], [], {}
+                if alone and after_user and linkage.message():  # a place a segment may start
+                    until = CleanUntil(first_line + number, first_byte + line_start, count)
             joined[message_id] = len(turns)
             turns.append(list(blocks_of_line))
             user.append(False)
-    messages = _walk(turns, user, linkage)
-    if messages is None:
-        return None
-    if chain is not None and not chain.covers():
+        first_line += number + 1
+        first_byte += size
+    covered = chain is None or chain.covers()
+    if not covered:
         return None  # a message line may be off the branch: the first pass says which
-    return count + messages if linkage.end() else None
+    messages = _walk(turns, user, linkage)
+    if messages is not None and linkage.end():
+        return count + messages
+    return until
 
 
 def _walk(turns: list[list[object] | str], user: list[bool], linkage: _fast_line.Linkage) -> int | None:
