@@ -307,11 +307,13 @@ def segments_function(
     *,
     trees: bool,
     clean: Clean | None = None,
+    streamed: CleanAlone | None = None,
 ) -> Segments:
     """`Format.segments` of a log format: a log given as text or as a `LogFile` in segments,
     any other source whole (`whole`, its `load_checked`); `trees`: whether its lines form a
     tree, so that a leaf may be named; `clean`: the fast path of its `check`, which
-    `repair_units` skips segments by."""
+    `repair_units` skips segments by; `streamed`: its fast path of a whole log of any size
+    (`check_segments`' `alone` with `streams`), which `repair_units` asks first."""
 
     def segments(source: object, leaf: str | None = None) -> Iterator[Segment]:
         if leaf is not None and not trees:
@@ -331,6 +333,8 @@ def segments_function(
     if clean is not None:
 
         def units(source: object, size: int = SEGMENT_BYTES) -> Iterator[Segment | int]:
+            if streamed is not None:
+                return streamed_units(format, source, read, keys, rules, size, clean, streamed)
             return _segments_alone(format, source, read, keys, rules, None, size, clean)
 
         _SKIPPING[format] = (segments, units)
@@ -371,6 +375,48 @@ def repair_units(format: str, segments: Segments, source: object) -> Iterator[Se
     if registered is None or registered[0] is not segments or not is_text(source):
         return segments(source, None)
     return registered[1](source, SEGMENT_BYTES)
+
+
+def streamed_units(
+    format: str,
+    source: object,
+    read: SegmentReader,
+    keys: Keys,
+    rules: Rules,
+    size: int,
+    clean: Clean | None,
+    alone: CleanAlone,
+) -> Iterator[Segment | int]:
+    """`repair_units` of a log whose format's fast path reads a whole log of any size
+    (`alone`, as `check_segments` asks it with `streams`): a clean log is one count of IR
+    messages; one whose clean lines end before its last turns (`CleanUntil`) is their count,
+    then the rest loaded and checked alone as a segment (when shorter than `size`); any other
+    is planned and read a segment at a time (`_segments_alone`)."""
+    if type(source) is str:
+        source = source.encode("utf-8", "surrogatepass")  # once, for every pass
+    found = alone(text_blocks(source, STREAMED_BLOCK))
+    if type(found) is int:
+        yield found
+        return
+    tail = _tail(source, found.byte, size) if type(found) is CleanUntil else None
+    if tail is None or type(found) is not CleanUntil:
+        yield from _segments_alone(format, source, read, keys, rules, None, size, clean)
+        return
+    yield found.messages
+    state = read(tail, frozenset(), True, OnBranch(None, first=found.line))  # no call ID used again: no rename
+    if state.problems:
+        raise FormatError(format, tuple(sorted(state.problems, key=by_index)))
+    conversation, diagnostics, places = checked_loaded(*state.finish(state.container_meta), rules)
+    messages = found.messages
+    notes = tuple(_moved_note(note, messages) for note in conversation.notes)
+    yield Segment(
+        found.line,
+        messages,
+        msgspec.structs.replace(conversation, notes=notes),
+        tuple(_moved(diagnostic, messages) for diagnostic in diagnostics),
+        {path: index + messages for path, index in places.items()},
+        found.byte,
+    )
 
 
 def loaded_segments(

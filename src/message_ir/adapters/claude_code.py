@@ -615,7 +615,14 @@ FORMAT: Final = Format(
     keeps_instructions=False,
     trees=_TREES,
     segments=segments_function(
-        NAME, _read, _KEYS, anthropic.provider_rules, _TREES.load_checked, trees=True, clean=_clean
+        NAME,
+        _read,
+        _KEYS,
+        anthropic.provider_rules,
+        _TREES.load_checked,
+        trees=True,
+        clean=_clean,
+        streamed=_clean_alone,
     ),
     usage=_usage,
 )
