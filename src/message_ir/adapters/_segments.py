@@ -184,18 +184,7 @@ def _short(source: object, size: int) -> bytes | None:
     as `_segments` gives it; `None` for a longer log (told from its length before it is read)."""
     if type(source) is str and len(source) >= size:  # its UTF-8 is no shorter: not encoded for nothing
         return None
-    text = source.encode("utf-8", "surrogatepass") if type(source) is str else source
-    if type(text) is bytes:
-        length = len(text)
-    else:
-        assert type(text) is LogFile  # a log given as text or as a `LogFile`
-        length = os.stat(text.path).st_size if text.end is None else min(os.stat(text.path).st_size, text.end)
-    if length >= size:
-        return None
-    data = read_range(text, 0, None)
-    if data and not data.endswith(b"\n"):
-        data += b"\n"
-    return data if len(data) < size else None  # (a file may have grown between the two reads)
+    return _tail(source.encode("utf-8", "surrogatepass") if type(source) is str else source, 0, size)
 
 
 def _tail(source: object, start: int, size: int) -> bytes | None:
@@ -404,19 +393,7 @@ def streamed_units(
         return
     yield found.messages
     state = read(tail, frozenset(), True, OnBranch(None, first=found.line))  # no call ID used again: no rename
-    if state.problems:
-        raise FormatError(format, tuple(sorted(state.problems, key=by_index)))
-    conversation, diagnostics, places = checked_loaded(*state.finish(state.container_meta), rules)
-    messages = found.messages
-    notes = tuple(_moved_note(note, messages) for note in conversation.notes)
-    yield Segment(
-        found.line,
-        messages,
-        msgspec.structs.replace(conversation, notes=notes),
-        tuple(_moved(diagnostic, messages) for diagnostic in diagnostics),
-        {path: index + messages for path, index in places.items()},
-        found.byte,
-    )
+    yield _segment_of(format, state, rules, found.line, found.messages, found.byte)
 
 
 def loaded_segments(
@@ -488,24 +465,40 @@ def _segments_alone(
             yield state
             continue
         assert type(state) is LoadState
-        if state.problems:
-            raise FormatError(format, tuple(sorted(state.problems, key=by_index)))
-        if checked:  # (raises none)
-            conversation, diagnostics, places = checked_loaded(*state.finish(state.container_meta), rules)
-        else:
-            conversation, diagnostics, places = state.finish(state.container_meta)[0], (), {}
-        notes = tuple(_moved_note(note, messages) for note in conversation.notes)
-        if segment.start == 0:  # the notes a load makes of the branch come first, as in a whole load
-            notes = found.notes + notes
-        yield Segment(
-            segment.start,
-            messages,
-            msgspec.structs.replace(conversation, notes=notes),
-            tuple(_moved(diagnostic, messages) for diagnostic in diagnostics),
-            {path: index + messages for path, index in places.items()},
-            segment.offset,
-        )
-        messages += len(conversation.messages)
+        branch_notes = found.notes if segment.start == 0 else ()  # a load's notes of the branch come first
+        loaded = _segment_of(format, state, rules, segment.start, messages, segment.offset, branch_notes, checked)
+        yield loaded
+        messages += len(loaded.conversation.messages)
+
+
+def _segment_of(
+    format: str,
+    state: LoadState,
+    rules: Rules,
+    first_line: int,
+    messages: int,
+    first_byte: int,
+    branch_notes: tuple[Note, ...] = (),
+    checked: bool = True,
+) -> Segment:
+    """The `Segment` a reader's pass over one segment made (starting at `first_line`, after
+    `messages` IR messages of the branch), checked unless not `checked`, its notes after
+    `branch_notes`; `FormatError` when the pass found format problems."""
+    if state.problems:
+        raise FormatError(format, tuple(sorted(state.problems, key=by_index)))
+    if checked:  # (raises none)
+        conversation, diagnostics, places = checked_loaded(*state.finish(state.container_meta), rules)
+    else:
+        conversation, diagnostics, places = state.finish(state.container_meta)[0], (), {}
+    notes = branch_notes + tuple(_moved_note(note, messages) for note in conversation.notes)
+    return Segment(
+        first_line,
+        messages,
+        msgspec.structs.replace(conversation, notes=notes),
+        tuple(_moved(diagnostic, messages) for diagnostic in diagnostics),
+        {path: index + messages for path, index in places.items()},
+        first_byte,
+    )
 
 
 def _moved_note(note: Note, messages: int) -> Note:
