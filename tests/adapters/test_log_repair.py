@@ -26,9 +26,7 @@ from message_ir.adapters import (
     FormatError,
     LogFile,
     Segment,
-    _first_pass,
     _segments,
-    _tree,
     claude_code,
     codex,
     pi,
@@ -530,21 +528,11 @@ def test_the_real_logs_cut_short_are_repaired_in_their_last_lines_alone() -> Non
     assert repaired > 0
 
 
-def test_repair_of_a_long_session_cut_off_plans_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_repair_of_a_long_session_cut_off_plans_nothing(planned: list[object]) -> None:
     """`repair` of a Claude Code session cut off after a call reads it once and repairs its last
     turns alone (no first pass), writing what a repair of the whole log writes."""
     lines = in_file_order(conversation_lines(400))
     data = b"".join(line + b"\n" for line in lines[:-1])  # the last call's result lost
-    planned: list[int] = []
-    plan = _first_pass.plan
-
-    def counted_plan(
-        source: object, keys: _tree.Keys, leaf: str | None, *, with_notes: bool = False, size: int = 0
-    ) -> _first_pass.Plan:
-        planned.append(1)
-        return plan(source, keys, leaf, with_notes=with_notes, size=size)
-
-    monkeypatch.setattr(_segments, "plan", counted_plan)
     segments = claude_code.FORMAT.segments
     assert segments is not None
     units = list(_segments.repair_units(claude_code.NAME, segments, data))

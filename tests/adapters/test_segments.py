@@ -950,22 +950,14 @@ def test_the_clean_lines_never_end_while_a_call_waits() -> None:
     assert streamed_check(data, 4096, 1) == expected
 
 
-def test_a_log_longer_than_a_segment_is_checked_in_one_pass_when_clean(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_log_longer_than_a_segment_is_checked_in_one_pass_when_clean(
+    monkeypatch: pytest.MonkeyPatch, planned: list[object]
+) -> None:
     """`check` of a clean Claude Code log of any size reads it once (no first pass), a block
     at a time; a log the fast path gives up on is planned and checked as before."""
     lines = in_file_order(conversation_lines(400))
     data = b"".join(line + b"\n" for line in lines)
     monkeypatch.setattr(_segments, "STREAMED_BLOCK", 512)  # many blocks
-    planned: list[int] = []
-    plan = _first_pass.plan
-
-    def counted_plan(
-        source: object, keys: _tree.Keys, leaf: str | None, *, with_notes: bool = False, size: int = 0
-    ) -> _first_pass.Plan:
-        planned.append(1)
-        return plan(source, keys, leaf, with_notes=with_notes, size=size)
-
-    monkeypatch.setattr(_segments, "plan", counted_plan)
     assert segmented(claude_code, data, 1000, fast=True) == ()
     assert claude_code.check(data) == ()
     assert planned == []
@@ -975,7 +967,7 @@ def test_a_log_longer_than_a_segment_is_checked_in_one_pass_when_clean(monkeypat
     assert segmented(claude_code, cut, 10**6, fast=True) == expected == claude_code.check(cut)
     assert planned == []  # the clean lines in one pass, the last turns alone (shorter than a segment)
     assert segmented(claude_code, cut, 1000, fast=True) == expected
-    assert planned == [1]  # the last turns longer than a segment: planned
+    assert planned == [cut]  # the last turns longer than a segment: planned
     for call in (b'"toolu_0"', b'"toolu_399"'):  # a call's ID changed, the first's or the last's
         broken = data.replace(call, call[:-1] + b'x"', 1)
         expected = whole_check(claude_code, broken)
@@ -985,7 +977,7 @@ def test_a_log_longer_than_a_segment_is_checked_in_one_pass_when_clean(monkeypat
     expected = whole_check(claude_code, broken)
     assert [diagnostic.code for diagnostic in expected] == ["BAD_TOOL_CALL_ID_FORMAT"]
     assert segmented(claude_code, broken, 1000, fast=True) == expected == claude_code.check(broken)
-    assert len(planned) == 7
+    assert len(planned) == 7  # the cut log once, each broken log twice
 
 
 @pytest.mark.parametrize(
@@ -1008,20 +1000,6 @@ def test_a_log_whose_lines_may_leave_the_branch_is_left_to_the_first_pass(
     data = b"".join(line + b"\n" for line in change(lines))
     assert claude_code._clean_alone((data,)) is None
     assert segmented(claude_code, data, 10**9, fast=True) == whole_check(claude_code, data)
-
-
-@pytest.fixture
-def planned(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """The sources `check` plans (runs its first pass on) from here on, in order."""
-    found: list[object] = []
-    plan = _first_pass.plan
-
-    def counted(source: object, keys: _tree.Keys, leaf: str | None, *, size: int = 0) -> _first_pass.Plan:
-        found.append(source)
-        return plan(source, keys, leaf, size=size)
-
-    monkeypatch.setattr(_segments, "plan", counted)
-    return found
 
 
 # --- the pi fast path ----------------------------------------------------------------------
