@@ -10,7 +10,7 @@ import json
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -42,6 +42,7 @@ from tests.adapters.test_segments import (
     in_file_order,
     module_of,
     mutated,
+    one_pass,
 )
 
 
@@ -464,24 +465,18 @@ def test_repair_skips_the_segments_checks_fast_path_finds_clean(tmp_path: Path) 
     assert all(type(unit) is Segment for unit in _segments.repair_units(claude_code.NAME, other, data))
 
 
-def streamed_units_of(data: bytes, walk_after: int) -> Iterator[Segment | int]:
-    """Claude Code's `repair_units` (`streamed_units`), its one pass walking its turns
-    `walk_after` at a time (so that it says where the clean lines of small logs end)."""
-
-    def alone(blocks: Iterable[bytes]) -> int | _segments.CleanUntil | None:
-        return claude_code._clean_lines(blocks, None, alone=True, walk_after=walk_after)
-
-    rules = RULES[claude_code.NAME]
-    return _segments.streamed_units(
-        claude_code.NAME, data, claude_code._read, claude_code._KEYS, rules, 10**9, claude_code._clean, alone
-    )
+def streamed_units_of(module: ModuleType, data: bytes, walk_after: int) -> Iterator[Segment | int]:
+    """A Claude Code or pi log's `repair_units` (`streamed_units`), with `one_pass`'s fast path."""
+    alone = one_pass(module, 4096, walk_after)
+    rules = RULES[module.NAME]
+    return _segments.streamed_units(module.NAME, data, module._read, module._KEYS, rules, 10**9, module._clean, alone)
 
 
-def assert_streamed_repair(data: bytes, walk_after: int) -> bool:
+def assert_streamed_repair(module: ModuleType, data: bytes, walk_after: int) -> bool:
     """Repair through the one pass fixes and writes what a repair of the whole log does;
     whether it wrote the log with its last lines repaired alone."""
-    got = repaired_by(streamed_units_of(data, walk_after), data, claude_code)
-    expected = whole_fixes(claude_code, data)
+    got = repaired_by(streamed_units_of(module, data, walk_after), data, module)
+    expected = whole_fixes(module, data)
     if expected is None:
         assert got is FormatError
         return False
@@ -491,40 +486,42 @@ def assert_streamed_repair(data: bytes, walk_after: int) -> bool:
         return False
     said, written = got
     assert said == expected
-    conversation = claude_code.load(data)
+    conversation = module.load(data)
     repaired = repair_transcript(conversation.messages)
-    whole = claude_code.dumps(conversation.replace(messages=repaired.messages)) if changed(expected) else data
-    if claude_code.dumps(conversation) == data:
+    whole = module.dumps(conversation.replace(messages=repaired.messages)) if changed(expected) else data
+    if module.dumps(conversation) == data:
         assert written == whole
     else:
-        assert claude_code.load(written) == claude_code.load(whole)
+        assert module.load(written) == module.load(whole)
     return changed(expected)
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.sampled_from(CLAUDE_CODE_LOGS), OPERATIONS, st.integers(1, 10**6), st.integers(1, 4))
+@given(st.sampled_from(CLAUDE_CODE_LOGS + PI_LOGS), OPERATIONS, st.integers(1, 10**6), st.integers(1, 4))
 def test_a_log_whose_last_lines_are_repaired_alone_repairs_as_a_whole(
     path: Path, operations: list[tuple[int, int, int]], keep: int, walk_after: int
 ) -> None:
-    """A Claude Code log whose one pass says where its clean lines end has the rest repaired
-    alone: the fixes and the log written are a repair of the whole log's (real logs cut short
-    anywhere, mutated or not)."""
+    """A Claude Code or pi log whose one pass says where its clean lines end has the rest
+    repaired alone: the fixes and the log written are a repair of the whole log's (real logs
+    cut short anywhere, mutated or not)."""
+    module = module_of(path)
     lines = path.read_bytes().splitlines()
     kept = lines[: keep % len(lines) + 1]
     data = mutated(kept, operations) if operations[0][0] % 2 else b"".join(line + b"\n" for line in kept)
-    assert_streamed_repair(data, walk_after)
+    assert_streamed_repair(module, data, walk_after)
 
 
-def test_the_real_logs_cut_short_are_repaired_in_their_last_lines_alone() -> None:
-    """The test above is not empty: real Claude Code logs cut short after a call are repaired
-    so, written with their last lines repaired."""
+@pytest.mark.parametrize("module", [claude_code, pi], ids=lambda module: str(module.NAME))
+def test_the_real_logs_cut_short_are_repaired_in_their_last_lines_alone(module: ModuleType) -> None:
+    """The test above is not empty: real logs cut short after a call are repaired so, written
+    with their last lines repaired."""
     repaired = 0
-    for path in CLAUDE_CODE_LOGS:
+    for path in CLAUDE_CODE_LOGS if module is claude_code else PI_LOGS:
         lines = path.read_bytes().splitlines(keepends=True)
         for keep in range(1, len(lines) + 1, 3):
             data = b"".join(lines[:keep])
-            if type(claude_code._clean_lines((data,), None, alone=True, walk_after=1)) is _segments.CleanUntil:
-                repaired += assert_streamed_repair(data, 1)
+            if type(one_pass(module, 4096, 1)((data,))) is _segments.CleanUntil:
+                repaired += assert_streamed_repair(module, data, 1)
     assert repaired > 0
 
 
@@ -538,5 +535,5 @@ def test_repair_of_a_long_session_cut_off_plans_nothing(planned: list[object]) -
     units = list(_segments.repair_units(claude_code.NAME, segments, data))
     assert planned == []
     assert [type(unit) for unit in units] == [int, Segment]
-    assert assert_streamed_repair(data, 256)
+    assert assert_streamed_repair(claude_code, data, 256)
     assert planned == []

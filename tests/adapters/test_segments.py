@@ -830,6 +830,18 @@ def test_a_log_streamed_in_blocks_is_taken_only_as_it_is_taken_whole(
     assert type(streamed) is not int or streamed == whole  # (or where its clean lines end: see below)
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(PI_LOGS), OPERATIONS, st.integers(1, 4096))
+def test_a_pi_log_streamed_in_blocks_is_judged_as_it_is_whole(
+    path: Path, operations: list[tuple[int, int, int]], block: int
+) -> None:
+    """pi's one pass judges each entry as it reads it: given in blocks, it says what it says
+    of the log given at once (where its clean lines end too)."""
+    data = mutated(path.read_bytes().splitlines(), operations)
+    whole = pi._clean_lines((data,), None, alone=True)
+    assert pi._clean_lines(_log_file.text_blocks(data, block), None, alone=True) == whole
+
+
 def test_the_real_logs_taken_whole_are_taken_streamed() -> None:
     """The test above is not empty: every real log taken whole is taken a line and a turn at a
     time too, but for one whose lines of an API message lie further apart than a walk."""
@@ -863,54 +875,70 @@ def test_a_line_of_an_api_message_walked_already_is_left_to_the_careful_path() -
     assert segmented(claude_code, data, 1, fast=True) == expected
 
 
-def streamed_check(data: bytes, block: int, walk_after: int, size: int = 10**9) -> tuple[Diagnostic, ...]:
-    """`check` of a Claude Code log whose one pass reads blocks of about `block` bytes and walks
-    its turns `walk_after` at a time (so that it says where its clean lines end in small logs)."""
+def one_pass(
+    module: ModuleType, block: int, walk_after: int
+) -> Callable[[Iterable[bytes]], int | _segments.CleanUntil | None]:
+    """The fast path of a whole log of a format that streams it (Claude Code, pi), given the
+    text again in blocks of about `block` bytes; Claude Code's walks its turns `walk_after` at
+    a time (so that it says where the clean lines of small logs end)."""
 
     def alone(blocks: Iterable[bytes]) -> int | _segments.CleanUntil | None:
-        return claude_code._clean_lines(blocks, None, alone=True, walk_after=walk_after)
+        again = _log_file.text_blocks(b"".join(blocks), block)
+        if module is claude_code:
+            return claude_code._clean_lines(again, None, alone=True, walk_after=walk_after)
+        found: int | _segments.CleanUntil | None = module._clean_alone(again)
+        return found
 
+    return alone
+
+
+def streamed_check(
+    data: bytes, block: int, walk_after: int, module: ModuleType = claude_code
+) -> tuple[Diagnostic, ...]:
+    """`check` of a log whose one pass is `one_pass`'s."""
+    alone = one_pass(module, block, walk_after)
+    rules = RULES[module.NAME]
     return _segments.check_segments(
-        data,
-        claude_code._read,
-        claude_code._KEYS,
-        anthropic.provider_rules,
-        None,
-        size,
-        clean=claude_code._clean,
-        alone=alone,
-        streams=True,
+        data, module._read, module._KEYS, rules, None, 10**9, clean=module._clean, alone=alone, streams=True
     )
 
 
 @settings(max_examples=250, deadline=None)
-@given(st.sampled_from(CLAUDE_CODE_LOGS), OPERATIONS, st.integers(1, 10**6), st.integers(1, 4096), st.integers(1, 4))
+@given(
+    st.sampled_from(CLAUDE_CODE_LOGS + PI_LOGS),
+    OPERATIONS,
+    st.integers(1, 10**6),
+    st.integers(1, 4096),
+    st.integers(1, 4),
+)
 def test_a_log_whose_last_lines_are_checked_alone_checks_as_a_whole(
     path: Path, operations: list[tuple[int, int, int]], keep: int, block: int, walk_after: int
 ) -> None:
     """Where the one pass says its clean lines end (`CleanUntil`: every line read, only the last
     turns not clean, as in a session cut off), the rest checked alone says what `check` of the
     whole log says: real logs cut short, mutated or not."""
+    module = module_of(path)
     lines = path.read_bytes().splitlines()
     kept = lines[: keep % len(lines) + 1]
     data = mutated(kept, operations) if operations[0][0] % 2 else b"".join(line + b"\n" for line in kept)
-    assert streamed_check(data, block, walk_after) == whole_check(claude_code, data)
+    assert streamed_check(data, block, walk_after, module) == whole_check(module, data)
 
 
-def test_the_real_logs_cut_short_are_checked_in_one_pass_and_a_tail() -> None:
+@pytest.mark.parametrize("module", [claude_code, pi], ids=lambda module: str(module.NAME))
+def test_the_real_logs_cut_short_are_checked_in_one_pass_and_a_tail(module: ModuleType) -> None:
     """The test above is not empty: real logs cut short after a call say where their clean lines
     end, and their checks hold the call's `MISSING_TOOL_RESULT`."""
     until = missing = 0
-    for path in CLAUDE_CODE_LOGS:
+    for path in CLAUDE_CODE_LOGS if module is claude_code else PI_LOGS:
         lines = path.read_bytes().splitlines(keepends=True)
         for keep in range(1, len(lines) + 1, 3):
             data = b"".join(lines[:keep])
-            found = claude_code._clean_lines((data,), None, alone=True, walk_after=1)
+            found = one_pass(module, 4096, 1)((data,))
             if type(found) is _segments.CleanUntil:
                 until += 1
-                expected = whole_check(claude_code, data)
+                expected = whole_check(module, data)
                 missing += "MISSING_TOOL_RESULT" in {diagnostic.code for diagnostic in expected}
-                assert streamed_check(data, 4096, 1) == expected
+                assert streamed_check(data, 4096, 1, module) == expected
     assert until > 0
     assert missing > 0
 

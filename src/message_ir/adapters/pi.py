@@ -57,8 +57,7 @@ from message_ir.adapters._functions import format_functions, log_words
 from message_ir.adapters._ids import any_id
 from message_ir.adapters._json import as_array, as_object
 from message_ir.adapters._load_state import LoadState
-from message_ir.adapters._log_file import raw_lines
-from message_ir.adapters._segments import segments_function
+from message_ir.adapters._segments import CleanUntil, segments_function
 from message_ir.adapters._usage import Call, call_of, text
 
 NAME: Final = "pi"
@@ -225,9 +224,24 @@ _ID_RULE: Final = any_id("pi takes any call ID")
 def _clean(data: bytes, on: frozenset[int] | None, *, alone: bool = False) -> int | None:
     """How many IR messages a segment of a log (whole lines; `on`: its lines on the branch,
     `None`: every line) holds, when it is surely clean (`check` of it would say nothing); else
-    `None`. `alone`: the segment is a whole log no first pass read (`on` is `None`), taken only
-    when its lines say that every message line is on its branch (`_first_pass.OneChain`) and
-    no compaction moves where the branch starts.
+    `None`. `alone`: the segment is a whole log no first pass read (see `_clean_lines`)."""
+    found = _clean_lines((data,), on, alone=alone)
+    return found if type(found) is int else None
+
+
+def _clean_alone(blocks: Iterable[bytes]) -> int | CleanUntil | None:
+    """`_clean` of a whole log of any size, given in blocks of whole lines, without the first
+    pass (see `alone`), or where its clean lines end when only its last calls wait for their
+    results; its memory does not grow with the log's text (only with its IDs)."""
+    return _clean_lines(blocks, None, alone=True)
+
+
+def _clean_lines(blocks: Iterable[bytes], on: frozenset[int] | None, *, alone: bool) -> int | CleanUntil | None:
+    """`_clean` of the lines of `blocks` (each of whole lines ending in a newline, in order;
+    `on`, when given, numbers the lines of one block, a segment's). `alone`: they are a whole
+    log no first pass read (`on` is `None`), taken only when its lines say that every message
+    line is on its branch (`_first_pass.OneChain`) and no compaction moves where the branch
+    starts.
 
     It takes the usual shape only: every line a JSON object held in `meta` as it is; each
     message entry on the branch a `user` message of text (a string, or `text` parts), an
@@ -235,42 +249,57 @@ def _clean(data: bytes, on: frozenset[int] | None, *, alone: bool = False) -> in
     object) and blocks of other types (kept as they are), or a `toolResult` naming its call
     (and its tool, if at all) with text content; each call answered by the results right after
     its message (`_fast_line.Linkage`), no call ID used twice. Anything else is the careful
-    path's to judge (a property test compares the two on real logs and their mutations)."""
+    path's to judge (a property test compares the two on real logs and their mutations).
+
+    Each entry is judged as it is read, so nothing but the IDs is held. Alone, when the only
+    thing not clean is a call still waiting for its result at the end (a session cut off), it
+    gives where the clean lines end (`CleanUntil`): at the last assistant message that follows
+    a user's or a result's (no call waits there, and a result after it answering a call before
+    it is no clean line)."""
     linkage = _fast_line.Linkage(None, _ID_RULE)
     called: set[str] = set()  # every call ID so far: one used again is renamed by `load` (the careful path's)
     chain = _first_pass.OneChain(_KEYS) if alone else None
-    deep = _held_lines.deep_lines(data)  # the lines that may nest too deeply for `meta`
     count = 0
-    for number, raw in enumerate(raw_lines(data)):  # (a last line without its newline too: the segments give none)
-        line = _held_lines.held_object(raw, number in deep if deep else False)
-        if line is None:
-            return None
-        line_type = line.get("type")
-        payload = line.get(_PAYLOAD) if line_type == "message" else None
-        message: dict[str, object] | None = payload if type(payload) is dict else None  # decoded: `str` keys
-        role = None if message is None else message.get("role")
-        if chain is not None and (line_type == "compaction" or not chain.line(line, role in _ROLES)):
-            return None  # the first pass says what is on the branch
-        if message is None or role not in _ROLES or (on is not None and number not in on):
-            continue  # kept as it is
-        if role == "user":
-            if not _plain_text(message.get("content")) or not linkage.message():
+    until: CleanUntil | None = None
+    after_user = False  # whether the last message entry read was a user's or a result
+    first_line = first_byte = 0  # of the block
+    for data in blocks:
+        deep = _held_lines.deep_lines(data)  # the lines that may nest too deeply for `meta`
+        start, size, number = 0, len(data), -1
+        while start < size:  # each line, as `raw_lines` gives it (a last line without its newline too)
+            stop = data.find(b"\n", start)
+            if stop < 0:
+                stop = size
+            raw, line_start, number = data[start:stop], start, number + 1
+            start = stop + 1
+            line = _held_lines.held_object(raw, number in deep if deep else False)
+            if line is None:
                 return None
-        elif role == "assistant":
-            if not _clean_assistant(message.get("content"), linkage, called):
+            line_type = line.get("type")
+            payload = line.get(_PAYLOAD) if line_type == "message" else None
+            message: dict[str, object] | None = payload if type(payload) is dict else None  # decoded: `str` keys
+            role = None if message is None else message.get("role")
+            if chain is not None and (line_type == "compaction" or not chain.line(line, role in _ROLES)):
+                return None  # the first pass says what is on the branch
+            if message is None or role not in _ROLES or (on is not None and number not in on):
+                continue  # kept as it is
+            if role == "user":
+                if not _plain_text(message.get("content")) or not linkage.message():
+                    return None
+            elif role == "assistant":
+                if alone and after_user:  # a place a segment may start (`_clean_assistant`: no call waits)
+                    until = CleanUntil(first_line + number, first_byte + line_start, count)
+                if not _clean_assistant(message.get("content"), linkage, called):
+                    return None
+            elif not _clean_result(message, linkage):
                 return None
-        elif not _clean_result(message, linkage):
-            return None
-        count += 1
+            after_user = role != "assistant"
+            count += 1
+        first_line += number + 1
+        first_byte += size
     if chain is not None and not chain.covers():
         return None  # a message line may be off the branch: the first pass says which
-    return count if linkage.end() else None
-
-
-def _clean_alone(blocks: Iterable[bytes]) -> int | None:
-    """`_clean` of a whole log shorter than a segment (one block), without the first pass (see
-    `alone`)."""
-    return _clean(b"".join(blocks), None, alone=True)
+    return count if linkage.end() else until
 
 
 def _plain_text(content: object) -> bool:
@@ -461,6 +490,7 @@ _TREES: Final = _tree_functions.tree_functions(
     "the branch pi resumes (its last message entry's)",
     clean=_clean,
     alone=_clean_alone,
+    streams=True,
 )
 _FUNCTIONS: Final = format_functions(
     NAME, _read, _dump, _checks.no_rules, _WORDS, json_lines=True, own_check=lambda source: _TREES.check(source, None)
@@ -474,7 +504,9 @@ FORMAT: Final = Format(
     raw_arguments="arguments",
     keeps_instructions=False,
     trees=_TREES,
-    segments=segments_function(NAME, _read, _KEYS, _checks.no_rules, _TREES.load_checked, trees=True, clean=_clean),
+    segments=segments_function(
+        NAME, _read, _KEYS, _checks.no_rules, _TREES.load_checked, trees=True, clean=_clean, streamed=_clean_alone
+    ),
     usage=_usage,
 )
 """The declaration of the format (`message_ir.adapters.FORMATS` lists it)."""
