@@ -535,5 +535,20 @@ def test_repair_of_a_long_session_cut_off_plans_nothing(planned: list[object]) -
     units = list(_segments.repair_units(claude_code.NAME, segments, data))
     assert planned == []
     assert [type(unit) for unit in units] == [int, Segment]
+    assert list(_segments.repair_units(claude_code.NAME, segments, data.decode())) == units  # given as text
     assert assert_streamed_repair(claude_code, data, 256)
     assert planned == []
+
+
+def test_repair_units_of_a_codex_rollout_are_planned(planned: list[object]) -> None:
+    """Codex's fast path of a whole log does not stream: `repair` plans a rollout, as before,
+    and its units skip the segments the fast path of a segment finds clean."""
+    path = max(CODEX_LOGS, key=lambda path: path.stat().st_size)
+    data = path.read_bytes()
+    segments = codex.FORMAT.segments
+    assert segments is not None
+    units = list(_segments.repair_units(codex.NAME, segments, data))
+    assert planned == [data]
+    assert repaired_by(iter(units), data, codex) == repaired_by(
+        segments_of(codex, data, _segments.SEGMENT_BYTES), data, codex
+    )

@@ -959,6 +959,20 @@ def test_a_result_after_the_clean_lines_end_answering_a_call_before_is_never_che
     assert streamed_check(cut, 4096, 1) == whole_check(claude_code, cut)
 
 
+def test_last_lines_with_a_format_problem_are_reported_as_a_whole_load_reports_them() -> None:
+    """The one pass takes the lines whose shape it does not judge to its last walk; when they
+    are the careful path's format problems, only those are reported, as `check` of the whole
+    log reports them."""
+    lines = in_file_order(conversation_lines(3))
+    nameless = {"type": "tool_use", "id": "toolu_9", "input": {}}  # a call without its tool's name
+    lines.append(claude_line("assistant", "a9", None, [nameless]))
+    data = b"".join(line + b"\n" for line in lines)
+    expected = whole_check(claude_code, data)
+    assert [diagnostic.code for diagnostic in expected] == ["BAD_FORMAT"]
+    assert type(claude_code._clean_lines((data,), None, alone=True, walk_after=1)) is _segments.CleanUntil
+    assert streamed_check(data, 4096, 1) == expected == claude_code.check(data)
+
+
 def test_the_clean_lines_never_end_while_a_call_waits() -> None:
     """Two calls, one result, then the assistant again: the clean lines do not end before that
     last message (the call still waiting is a problem of the lines before it)."""
