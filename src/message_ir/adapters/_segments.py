@@ -387,13 +387,14 @@ def streamed_units(
     if type(found) is int:
         yield found
         return
-    tail = _tail(source, found.byte, size) if type(found) is CleanUntil else None
-    if tail is None or type(found) is not CleanUntil:
-        yield from _segments_alone(format, source, read, keys, rules, None, size, clean)
-        return
-    yield found.messages
-    state = read(tail, frozenset(), True, OnBranch(None, first=found.line))  # no call ID used again: no rename
-    yield _segment_of(format, state, rules, found.line, found.messages, found.byte)
+    if type(found) is CleanUntil:
+        tail = _tail(source, found.byte, size)
+        if tail is not None:
+            yield found.messages
+            state = read(tail, frozenset(), True, OnBranch(None, first=found.line))  # no call ID used again: no rename
+            yield _segment_of(format, state, rules, found.line, found.messages, found.byte)
+            return
+    yield from _segments_alone(format, source, read, keys, rules, None, size, clean)
 
 
 def loaded_segments(
