@@ -91,7 +91,7 @@ def segmented(
     alone: Callable[[Iterable[bytes]], int | _segments.CleanUntil | None] | None = (
         ALONE.get(module.NAME) if fast else None
     )
-    streams = module is claude_code  # Claude Code's reads a log of any size (pi's and Codex's: under a segment)
+    streams = module is claude_code  # pi's as a format that does not stream (Codex's) would read it
     return _segments.check_segments(
         data, module._read, module._KEYS, rules, leaf, size, clean=clean, alone=alone, streams=streams
     )
@@ -927,7 +927,8 @@ def test_a_log_whose_last_lines_are_checked_alone_checks_as_a_whole(
 @pytest.mark.parametrize("module", [claude_code, pi], ids=lambda module: str(module.NAME))
 def test_the_real_logs_cut_short_are_checked_in_one_pass_and_a_tail(module: ModuleType) -> None:
     """The test above is not empty: real logs cut short after a call say where their clean lines
-    end, and their checks hold the call's `MISSING_TOOL_RESULT`."""
+    end, and their checks hold the call's `MISSING_TOOL_RESULT`; a log given whole to the fast
+    path (one block, as a format that does not stream gives it) is checked the same way."""
     until = missing = 0
     for path in CLAUDE_CODE_LOGS if module is claude_code else PI_LOGS:
         lines = path.read_bytes().splitlines(keepends=True)
@@ -939,6 +940,9 @@ def test_the_real_logs_cut_short_are_checked_in_one_pass_and_a_tail(module: Modu
                 expected = whole_check(module, data)
                 missing += "MISSING_TOOL_RESULT" in {diagnostic.code for diagnostic in expected}
                 assert streamed_check(data, 4096, 1, module) == expected
+                rules, alone = RULES[module.NAME], ALONE[module.NAME]
+                whole = _segments.check_segments(data, module._read, module._KEYS, rules, None, alone=alone)
+                assert whole == expected
     assert until > 0
     assert missing > 0
 

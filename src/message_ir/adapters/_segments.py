@@ -169,8 +169,12 @@ def check_segments(
                         return _tail_checked(tail, read, rules, found)
             else:
                 data = _short(source, size)
-                if data is not None and alone((data,)) is not None:
+                found = None if data is None else alone((data,))
+                if type(found) is int:
                     return ()
+                if type(found) is CleanUntil:  # the rest of the one segment `data` is, alone
+                    assert data is not None
+                    return _tail_checked(data[found.byte :], read, rules, found)
         return _checked(source, read, rules, plan(source, keys, leaf, size=size), size, clean)
     except OSError:
         raise
