@@ -329,20 +329,21 @@ def _written_assistant(
     dialect: Dialect, message: ir.AssistantMessage, info: _records.Info, restore: dict[str, str]
 ) -> dict[str, object]:
     texts: list[str] = []
-    parts: list[object] = []
+    parts: list[object] | None = [] if info.get("parts") is True else None  # content parts, when loaded as such
     calls: list[object] = []
     for block in message.content:
         if type(block) is ir.TextBlock:
             texts.append(block.text)
-            block_info = _records.format_info(block.meta_json, dialect.name)
-            parts.append(_records.build_record(block_info, _PART_KEYS, {"type": "text", "text": block.text}))
+            if parts is not None:
+                block_info = _records.format_info(block.meta_json, dialect.name)
+                parts.append(_records.build_record(block_info, _PART_KEYS, {"type": "text", "text": block.text}))
         elif type(block) is ir.OpaqueBlock:
-            if block.format == dialect.name:
+            if parts is not None and block.format == dialect.name:
                 parts.append(_json.opaque_data(block))
         elif type(block) is ir.ToolCall:
             calls.append(_written_call(dialect, block, restore))
     values: dict[str, object] = {"role": "assistant"}
-    if info.get("parts") is True:
+    if parts is not None:
         values["content"] = parts
     elif texts:
         values["content"] = "".join(texts)

@@ -119,9 +119,12 @@ def format_info(meta_json: msgspec.Raw, format: str) -> Info:
     (`entry_info` of `meta_entries`, in one call: every record written asks it)."""
     if not meta_json:
         return {}
-    meta = decoded_object(decode(meta_json))
-    entry = None if meta is None else decoded_object(meta.get(format))
-    return {} if entry is None else entry
+    meta = decode(meta_json)
+    if type(meta) is dict:  # decoded here: `str` keys (`decoded_object`, inlined: every record written asks)
+        entry = meta.get(format)
+        if type(entry) is dict:
+            return entry
+    return {}
 
 
 def meta_entries(meta_json: msgspec.Raw) -> dict[str, object]:

@@ -35,7 +35,7 @@ from message_ir.adapters._functions import format_functions, provider_words
 from message_ir.adapters._ids import WORD, IdRule
 from message_ir.adapters._json import as_array, as_object, freeze_info
 from message_ir.adapters._load_state import LoadState, Origins
-from message_ir.adapters._tools import ToolDeclaration, ToolReader
+from message_ir.adapters._tools import ToolDeclaration, ToolReader, arguments_value
 
 NAME: Final = "anthropic"
 ID_RULE: Final = IdRule(64, WORD, "Anthropic accepts `^[a-zA-Z0-9_-]+$`, at most 64 characters")
@@ -308,11 +308,10 @@ def render_assistant(
     blocks: list[object] = []
     for block in content:
         if type(block) is ir.TextBlock:
-            blocks.append(
-                _records.build_record(
-                    _records.format_info(block.meta_json, NAME), _TEXT_KEYS, {"type": "text", "text": block.text}
-                )
-            )
+            values: dict[str, object] = {"type": "text", "text": block.text}
+            if block.meta_json:  # else nothing kept: the usual block, or one made in the IR
+                values = _records.build_record(_records.format_info(block.meta_json, NAME), _TEXT_KEYS, values)
+            blocks.append(values)
         elif type(block) is ir.OpaqueBlock:
             if block.format == NAME:
                 blocks.append(_json.opaque_data(block))
@@ -327,6 +326,8 @@ def render_assistant(
 
 
 def _dump_call(call: ir.ToolCall, restore: dict[str, str]) -> dict[str, object]:
+    if not call.meta_json:  # nothing kept (the usual block, or one made in the IR): the IR says it all
+        return {"type": "tool_use", "id": call.id, "name": call.name, "input": arguments_value(call)}
     info = _records.format_info(call.meta_json, NAME)
     call_id = _writing.written_call_id(info, call.id, restore)
     values: dict[str, object] = {"type": "tool_use", "id": call_id, "name": call.name}

@@ -290,6 +290,21 @@ Rendered = list[tuple[dict[str, object], msgspec.Raw]]
 """Items, each with the `meta` of what it was read into (a session log finds its line there)."""
 
 
+def _text_item(meta_json: msgspec.Raw, role: str, text: str, part_type: str, separator: str) -> dict[str, object]:
+    """The message item of a user message or an assistant's text block."""
+    if not meta_json:  # nothing kept (the usual item, or one made in the IR): the IR says it all
+        return {"type": "message", "role": role, "content": [{"type": part_type, "text": text}]}
+    info = _records.format_info(meta_json, NAME)
+    values: dict[str, object] = {
+        "type": "message",
+        "role": role,
+        "content": _written_content(info, text, part_type, separator),
+    }
+    if info.get("no_type") is True:
+        del values["type"]
+    return _records.build_record(info, _MESSAGE_KEYS, values)
+
+
 class Renderer:
     """Writes IR messages as items, restoring renamed call IDs and the kind of each call."""
 
@@ -299,25 +314,16 @@ class Renderer:
 
     def message(self, message: ir.Message) -> Rendered:
         """The items of one IR message."""
-        if type(message) is ir.UserMessage:
-            info = _records.format_info(message.meta_json, NAME)
-            content = _written_content(info, message.content, _INPUT_TEXT, INPUT_SEPARATOR)
-            values: dict[str, object] = {"type": "message", "role": "user", "content": content}
-            if info.get("no_type") is True:
-                del values["type"]
-            return [(_records.build_record(info, _MESSAGE_KEYS, values), message.meta_json)]
         if type(message) is ir.ToolResultMessage:
             return [(self._result(message), message.meta_json)]
+        if type(message) is ir.UserMessage:
+            item = _text_item(message.meta_json, "user", message.content, _INPUT_TEXT, INPUT_SEPARATOR)
+            return [(item, message.meta_json)]
         assert type(message) is ir.AssistantMessage
         items: Rendered = []
         for block in message.content:
             if type(block) is ir.TextBlock:
-                info = _records.format_info(block.meta_json, NAME)
-                content = _written_content(info, block.text, _OUTPUT_TEXT, "")
-                values = {"type": "message", "role": "assistant", "content": content}
-                if info.get("no_type") is True:
-                    del values["type"]
-                items.append((_records.build_record(info, _MESSAGE_KEYS, values), block.meta_json))
+                items.append((_text_item(block.meta_json, "assistant", block.text, _OUTPUT_TEXT, ""), block.meta_json))
             elif type(block) is ir.ToolCall:
                 items.append((self._call(block), block.meta_json))
             elif type(block) is ir.OpaqueBlock and block.format == NAME:
@@ -336,6 +342,9 @@ class Renderer:
         return _records.build_record(info, _MESSAGE_KEYS, values)
 
     def _call(self, call: ir.ToolCall) -> dict[str, object]:
+        if not call.meta_json:  # nothing kept (the usual item, or one made in the IR): the IR says it all
+            text = str(call.arguments_json, "utf-8")
+            return {"type": "function_call", "name": call.name, "arguments": text, "call_id": call.id}
         info = _records.format_info(call.meta_json, NAME)
         call_id = _writing.written_call_id(info, call.id, self.restore)
         if info.get("custom") is True:
@@ -354,6 +363,10 @@ class Renderer:
         return _records.build_record(info, _CALL_KEYS, values)
 
     def _result(self, message: ir.ToolResultMessage) -> dict[str, object]:
+        call_id = message.tool_call_id
+        if not message.meta_json:  # as `_call`
+            kind = "custom_tool_call_output" if call_id in self.custom else "function_call_output"
+            return {"type": kind, "call_id": self.restore.get(call_id, call_id), "output": message.content}
         info = _records.format_info(message.meta_json, NAME)
         custom = info.get("custom") is True or message.tool_call_id in self.custom
         output: object = message.content
