@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
 from typing import Final, NamedTuple
 
 import msgspec
@@ -80,6 +81,13 @@ class Item(NamedTuple):
     side: str  # "assistant", "user" (user text and tool results) or "instruction"
     message_index: int | None  # the IR message, or None for an instruction
     path: str
+
+
+_item_of: Final[Callable[[tuple[int, str, int | None, str]], Item]] = partial(tuple.__new__, Item)
+"""An `Item` of its four fields, made in C (a `NamedTuple`'s own constructor is a Python
+function: this runs once a message `load` reads)."""
+_call_origin_of: Final[Callable[[tuple[str, int, str, int, str]], CallOrigin]] = partial(tuple.__new__, CallOrigin)
+"""A `CallOrigin` of its five fields, made in C (once a call)."""
 
 
 class Origins:
@@ -182,7 +190,7 @@ class LoadState:
 
     def instruction(self, role: str, text: str, path: str, meta: FrozenJsonObject | None) -> None:
         self._pending.append((role, text, path, meta))
-        self.origins.items.append(Item(self.index, "instruction", None, path))
+        self.origins.items.append(_item_of((self.index, "instruction", None, path)))
 
     def add(self, message: Message, path: str, block_paths: Sequence[str] = (), side: str | None = None) -> None:
         """Append an IR message read from `path` (its blocks from `block_paths`)."""
@@ -200,7 +208,7 @@ class LoadState:
                 blocks[(index, number)] = block_path
         if side is None:
             side = "assistant" if type(message) is AssistantMessage else "user"
-        origins.items.append(Item(self.index, side, index, path))
+        origins.items.append(_item_of((self.index, side, index, path)))
 
     def fold_last(self, into: int, message: AssistantMessage) -> None:
         """Make the last IR message part of message `into`: `message` (which holds both
@@ -257,7 +265,7 @@ class LoadState:
         self.call_ids.add(ir_id)
         self.latest[source_id] = (ir_id, name)
         self.latest_message[source_id] = message
-        self.origins.calls.append(CallOrigin(source_id, self.index, path, message_index, ir_id))
+        self.origins.calls.append(_call_origin_of((source_id, self.index, path, message_index, ir_id)))
         return ir_id
 
     def result_call(self, message_index: int, source_id: str, name: str | None, path: str) -> tuple[str, str]:

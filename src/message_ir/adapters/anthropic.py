@@ -101,12 +101,16 @@ def _blocks(state: LoadState, content: object, path: str) -> list[dict[str, obje
         state.problem(path, f"Expected `str` or a list of content blocks, got `{_json.kind(content)}`", outside=outside)
         return None
     blocks: list[dict[str, object]] = []
+    trusted = state.trusted
     for number, item in enumerate(items):
-        block = as_object(item)
-        if block is None or type(block.get("type")) is not str or not block.get("type"):
+        # Parsed here, a `dict` is a JSON object: msgspec gives `str` keys only.
+        block = item if trusted and type(item) is dict else as_object(item)
+        block_type = None if block is None else block.get("type")
+        if type(block_type) is not str or not block_type:
             state.problem(f"{path}[{number}]", "Expected a content block with a `type`", outside=outside)
             return None
-        if block["type"] == "text" and type(block.get("text")) is not str:
+        assert block is not None
+        if block_type == "text" and type(block.get("text")) is not str:
             problem = f"Expected `str`, got `{_json.kind(block.get('text'))}`"
             state.problem(f"{path}[{number}].text", problem, outside=outside)
             return None
