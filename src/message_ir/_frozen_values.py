@@ -8,8 +8,10 @@ by value; `freeze_decoded` freezes what msgspec decoded from text already checke
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TypeAlias, Union, cast, final
+
+import msgspec
 
 from message_ir._untyped import exact_dict_items, exact_sequence_items
 
@@ -87,6 +89,23 @@ class FrozenJsonObject(Mapping[str, JsonValue]):
     def thaw(self) -> dict[str, JsonData]:
         """A fresh, mutable deep copy with `dict`s and `list`s, as `json.loads` would give."""
         return _thawed(self._items)
+
+    def to_json(self) -> bytes:
+        """Its compact JSON text, in its key order: what `msgspec.json.encode(obj.thaw())`
+        gives, written from the frozen values themselves (no copy is made)."""
+        return _encode_frozen(self._items)
+
+
+def _frozen_items(value: object) -> dict[str, JsonValue]:
+    """The encoder's hook for what msgspec does not write itself: a nested `FrozenJsonObject`
+    is written from its items (read directly: no method of it is called)."""
+    if type(value) is FrozenJsonObject:
+        return value._items
+    # Frozen values are of exact types: anything else was put in a frozen object's items in place.
+    raise TypeError("A FrozenJsonObject holds a value that is no frozen JSON value (was it changed in place?)")
+
+
+_encode_frozen: Callable[[dict[str, JsonValue]], bytes] = msgspec.json.Encoder(enc_hook=_frozen_items).encode
 
 
 def _thawed(items: dict[str, JsonValue]) -> dict[str, JsonData]:

@@ -138,6 +138,22 @@ def test_repair_of_a_mid_log_result_puts_it_on_the_live_branch() -> None:
     assert len(claude_code.load(written).messages) == len(repaired.messages)
 
 
+def test_a_line_that_is_no_message_moves_onto_a_repaired_result_in_dumps_as_in_dump() -> None:
+    """`dumps` writes the lines that are no messages from their JSON text; a new result line
+    still takes over the child of its call's line when that child is such a line (a
+    `progress` line here), as `dump` gives it."""
+    lines = lines_of(INLINE_SIDECHAIN)
+    call_line = lines[41]
+    progress = {"parentUuid": call_line["uuid"], "type": "progress", "uuid": "p-1", "data": {"step": 1}}
+    broken = [*lines[:42], progress, {**lines[43], "parentUuid": "p-1"}, *lines[44:]]  # the result lost
+    conversation = claude_code.load(jsonl(broken))
+    repaired = msgspec.structs.replace(conversation, messages=repair_transcript(conversation.messages).messages)
+    written = claude_code.dumps(repaired)
+    assert written == b"".join(msgspec.json.encode(line) + b"\n" for line in claude_code.dump(repaired))
+    after = [json.loads(line) for line in written.splitlines()]
+    assert (after[42]["parentUuid"], after[43]) == (call_line["uuid"], {**progress, "parentUuid": after[42]["uuid"]})
+
+
 def test_repair_that_drops_a_result_line_keeps_the_branch_whole() -> None:
     """A dropped result's line was the parent of the next line of the branch: that line now
     hangs from the line the dropped one hung from, so the log resumes the whole conversation

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from types import ModuleType
 
+import msgspec
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -153,6 +154,25 @@ def pi_lines(draw: st.DrawFn) -> list[object]:
             continue
         lines.append({"type": "message", "timestamp": draw(_text), "message": message})
     return lines
+
+
+@given(st.one_of(claude_code_lines(), codex_lines(), pi_lines()), st.lists(st.booleans(), max_size=8), st.booleans())
+def test_dumps_writes_the_lines_dump_gives(lines: list[object], dropped: list[bool], repaired: bool) -> None:
+    """`dumps` writes the lines that are no messages from their JSON text: the bytes of `dump`'s
+    lines encoded, whichever messages were dropped (a tree relinked) or added (a repair)."""
+    module = {"claude_code": claude_code, "codex": codex, "pi": pi}.get(str(detect(lines)), claude_code)
+    conversation = module.load(lines)
+    messages = (
+        [message for number, message in enumerate(conversation.messages) if not dropped[number % len(dropped)]]
+        if dropped
+        else list(conversation.messages)
+    )
+    if repaired:
+        messages = list(repair_transcript(messages).messages)
+    changed = conversation.replace(messages=messages)
+    written = module.dump(changed)
+    assert module.dumps(changed) == b"".join(msgspec.json.encode(line) + b"\n" for line in written)
+    assert json.loads(json.dumps(written)) == written  # plain data
 
 
 def _text_of(lines: list[object]) -> bytes:

@@ -79,6 +79,20 @@ def test_every_real_log_loads_and_writes_back_line_for_line(path: Path, module: 
 
 
 @pytest.mark.parametrize(("path", "module"), LOGS, ids=ids([path for path, _ in LOGS]))
+def test_dumps_writes_the_lines_dump_gives(path: Path, module: ModuleType) -> None:
+    """`dumps` writes the lines that are no messages from their JSON text (not thawed first):
+    still `dump`'s lines, encoded, with every message, with each second one dropped (a tree's
+    lines relinked) and repaired (lines added); `dump` gives plain data only."""
+    conversation = module.load(path.read_bytes())
+    dropped = conversation.messages[::2]
+    for messages in (conversation.messages, dropped, repair_transcript(dropped).messages):
+        changed = conversation.replace(messages=messages)
+        lines = module.dump(changed)
+        assert module.dumps(changed) == b"".join(msgspec.json.encode(line) + b"\n" for line in lines)
+        assert json.loads(json.dumps(lines)) == lines  # plain data: no JSON text left in place
+
+
+@pytest.mark.parametrize(("path", "module"), LOGS, ids=ids([path for path, _ in LOGS]))
 def test_real_logs_check_clean_but_for_their_documented_defects(path: Path, module: ModuleType) -> None:
     found = module.check(path.read_bytes())
     expected = BROKEN_EXPECTED.get(path.name, [])

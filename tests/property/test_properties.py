@@ -446,6 +446,15 @@ def test_a_writers_arguments_and_opaque_data_are_the_views_thawed(value: dict[st
         assert msgspec.json.encode(written) == msgspec.json.encode(view.thaw())  # key order and kinds too
 
 
+@given(arguments_objects)
+def test_a_frozen_objects_json_text_is_its_thawed_copy_encoded(value: dict[str, object]) -> None:
+    """`to_json` writes the frozen values themselves: the bytes msgspec gives for the thawed
+    copy (key order, `-0.0`, big integers, nested objects and arrays)."""
+    frozen = frozen_json_object(value)  # type: ignore[arg-type]  # JSON values
+    assert frozen.to_json() == msgspec.json.encode(frozen.thaw())
+    assert msgspec.json.decode(frozen.to_json()) == value
+
+
 def test_a_writers_opaque_data_of_a_block_made_unchecked_raises_as_the_view_does() -> None:
     """A block made by calling the class directly, its data text empty or no object."""
     for text, error in (

@@ -189,4 +189,5 @@ typed_call: ToolCallInput = {"type": "toolCall", "id": "c", "name": "n", "argume
 typed_text: TextBlockInput = {"type": "text", "text": "t"}
 assert_type(MAX_DEPTH, Literal[64])
 assert_type(call.arguments.thaw(), dict[str, JsonData])
+assert_type(call.arguments.to_json(), bytes)
 assert_type(call.canonical_arguments(), bytes)

@@ -118,12 +118,15 @@ def format_functions(
     trainer: Callable[[object], list[Diagnostic]] | None = None,
     own_check: Callable[[object], tuple[Diagnostic, ...]] | None = None,
     fast: Callable[[bytes], bool] | None = None,
+    write_lines: Callable[[Conversation], list[object]] | None = None,
 ) -> Functions[Written_co]:
     """`load`, `dump`, `dumps` and `check` of the format `name` (and `check_example`, with the
     `trainer`'s own diagnostics of a training example when the format has one); `own_check`
     is a `check` of the format's own for a log given as text or as a `LogFile` (a segment at
     a time); `fast`, a fast path of `check` for text: the format's fast path of
-    `check-dataset` (`Format.fast_path`), or one of its own (gemini-cli's, for a recording).
+    `check-dataset` (`Format.fast_path`), or one of its own (gemini-cli's, for a recording);
+    `write_lines`, what `dumps` writes of a session log: `write`'s lines, with the kept ones as
+    their JSON text (`_log.kept_lines`).
 
     `check` of text (bytes, or a `str` as UTF-8) that `fast` takes says nothing without
     loading it. What a fast path of `check-dataset` takes, `check_example` finds nothing wrong
@@ -150,7 +153,7 @@ def format_functions(
     def dumps(conversation: Conversational) -> bytes:
         given = as_conversation(conversation)
         try:
-            written: object = write(given)
+            written: object = write(given) if write_lines is None else write_lines(given)
             lines = as_array(written)
             if json_lines and lines is not None:
                 return encode_lines(lines)

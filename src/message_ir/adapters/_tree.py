@@ -26,7 +26,7 @@ import msgspec
 from message_ir.adapters._conversation import Note
 from message_ir.adapters._json import as_array, as_object, decode
 from message_ir.adapters._load_state import LoadState
-from message_ir.adapters._log import Placement, reading
+from message_ir.adapters._log import Placement, plain_line, reading
 from message_ir.adapters._log_file import is_text, text_lines
 
 
@@ -411,6 +411,8 @@ def tree_lines(
     (`relink_past_removed`; `notes` are the load's, naming the links broken when read), and
     the new lines linked on the branch (`link_new_lines`)."""
     numbered = placement.numbered(kept)
+    if made or not _every_line_written(numbered):  # lines are read, and some changed: as plain data
+        numbered = [(number, plain_line(value)) for number, value in numbered]
     every_line = [value for _, value in numbered]
     relink_past_removed(numbered, placement.message_lines, broken_lines(notes), keys)
     if made:
@@ -430,9 +432,9 @@ def relink_past_removed(
     hangs instead from the line of the branch before the removed one (a branch is a chain:
     the line a removed line of it hung from). Nothing changes in a log written back with
     every line it was read with."""
+    if _every_line_written(numbered):
+        return
     present = {number for number, _ in numbered if number is not None}
-    if not present or len(present) == max(present) + 1:
-        return  # every line read is written
     removed = sorted(set(range(max(present) + 1)).difference(present))
     ids: set[str] = set()
     branch: list[tuple[int, str]] = []  # the branch's lines read, in order, with their IDs
@@ -457,6 +459,13 @@ def relink_past_removed(
         at = bisect_left(branch, (removed[before - 1], ""))  # the branch's lines before the removed one
         if at:
             line[keys.parent] = branch[at - 1][1]
+
+
+def _every_line_written(numbered: Sequence[tuple[int | None, object]]) -> bool:
+    """Whether every line of the log read is among the written ones (`numbered`, as in
+    `relink_past_removed`), or none was."""
+    present = {number for number, _ in numbered if number is not None}
+    return not present or len(present) == max(present) + 1
 
 
 def broken_lines(notes: Iterable[Note]) -> frozenset[int]:

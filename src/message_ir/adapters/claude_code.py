@@ -21,6 +21,7 @@ holding a `tool_result` block, with the session's fields copied from the line be
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from functools import partial
 from typing import Final
 
 import message_ir as ir
@@ -447,7 +448,7 @@ def _usage(source: object) -> Iterator[Call]:
 # --- dump ---------------------------------------------------------------------------------
 
 
-def _dump(conversation: Conversation) -> list[object]:
+def _dump(conversation: Conversation, *, texts: bool = False) -> list[object]:
     own = conversation.format == NAME
     placement = _log.Placement()
     restore: dict[str, str] = {}
@@ -491,7 +492,7 @@ def _dump(conversation: Conversation) -> list[object]:
         placement.add(lines)
     if not own:
         return placement.lines([])
-    kept = _log.kept_lines(conversation.meta, NAME)
+    kept = _log.kept_lines(conversation.meta, NAME, texts=texts)
     return _tree.tree_lines(placement, kept, conversation.notes, made, new_results, _KEYS)
 
 
@@ -604,6 +605,7 @@ _FUNCTIONS: Final = format_functions(
     _WORDS,
     json_lines=True,
     own_check=lambda source: _TREES.check(source, None),
+    write_lines=partial(_dump, texts=True),
 )
 
 

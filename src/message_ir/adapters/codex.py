@@ -21,6 +21,7 @@ a `response_item` line with a `function_call_output` (or `custom_tool_call_outpu
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import partial
 from typing import Final, Literal
 
 import msgspec
@@ -210,7 +211,7 @@ class _Records:
             self.expected += 1  # a line without its number takes the next one's place
 
 
-def _dump(conversation: Conversation) -> list[object]:
+def _dump(conversation: Conversation, *, texts: bool = False) -> list[object]:
     own = conversation.format == NAME
     placement = _log.Placement()
     renderer = openai_responses.Renderer()
@@ -237,7 +238,7 @@ def _dump(conversation: Conversation) -> list[object]:
         write([(renderer.instruction(entry), _records.frozen_info(entry.meta, NAME))])
 
     _writing.interleave(conversation, message, instruction)
-    return placement.lines(_log.kept_lines(conversation.meta, NAME) if own else [])
+    return placement.lines(_log.kept_lines(conversation.meta, NAME, texts=texts) if own else [])
 
 
 _LINE_TYPES: Final = ("session_meta", "response_item", "event_msg", "turn_context", "compacted")
@@ -253,7 +254,14 @@ _WORDS: Final = log_words(
     "Every problem the Responses API would refuse on resuming this rollout, and the IR's own",
 )
 _FUNCTIONS: Final = format_functions(
-    NAME, _read, _dump, openai_responses.provider_rules, _WORDS, json_lines=True, own_check=_check
+    NAME,
+    _read,
+    _dump,
+    openai_responses.provider_rules,
+    _WORDS,
+    json_lines=True,
+    own_check=_check,
+    write_lines=partial(_dump, texts=True),
 )
 
 

@@ -31,6 +31,7 @@ that `repair` made is written as pi writes one: a `message` line with a `toolRes
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import partial
 from typing import Final
 
 import msgspec
@@ -373,7 +374,7 @@ def _usage(source: object) -> Iterator[Call]:
 # --- dump ---------------------------------------------------------------------------------
 
 
-def _dump(conversation: Conversation) -> list[object]:
+def _dump(conversation: Conversation, *, texts: bool = False) -> list[object]:
     own = conversation.format == NAME
     placement = _log.Placement()
     restore: dict[str, str] = {}
@@ -412,7 +413,7 @@ def _dump(conversation: Conversation) -> list[object]:
         placement.add([(line, written)])
     if not own:
         return placement.lines([])
-    kept = _log.kept_lines(conversation.meta, NAME)
+    kept = _log.kept_lines(conversation.meta, NAME, texts=texts)
     return _tree.tree_lines(placement, kept, conversation.notes, made, new_results, _KEYS)
 
 
@@ -493,7 +494,14 @@ _TREES: Final = _tree_functions.tree_functions(
     streams=True,
 )
 _FUNCTIONS: Final = format_functions(
-    NAME, _read, _dump, _checks.no_rules, _WORDS, json_lines=True, own_check=lambda source: _TREES.check(source, None)
+    NAME,
+    _read,
+    _dump,
+    _checks.no_rules,
+    _WORDS,
+    json_lines=True,
+    own_check=lambda source: _TREES.check(source, None),
+    write_lines=partial(_dump, texts=True),
 )
 
 
