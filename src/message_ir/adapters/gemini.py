@@ -54,6 +54,8 @@ _CONTENT_KEYS: Final = ("role", "parts")
 _CALL_KEYS: Final = ("id", "name", "args")
 _RESPONSE_KEYS: Final = ("id", "name", "response")
 _TEXT_KEYS: Final = ("text",)
+_CONTENT_INFO: Final[tuple[str, ...]] = ("keys", "extra", "role", "no_role")
+"""What a user-side message's `meta` keeps of its content record (its first message keeps it)."""
 _CALL: Final = ("functionCall", "function_call")
 _RESPONSE: Final = ("functionResponse", "function_response")
 _SYSTEM: Final = ("systemInstruction", "system_instruction")
@@ -293,9 +295,10 @@ def written_model_parts(blocks: Sequence[ir.AssistantBlock], restore: dict[str, 
     parts: list[object] = []
     for block in blocks:
         if type(block) is ir.TextBlock:
-            parts.append(
-                _records.build_record(_records.format_info(block.meta_json, NAME), _TEXT_KEYS, {"text": block.text})
-            )
+            part: dict[str, object] = {"text": block.text}
+            if block.meta_json:  # else nothing kept: the usual part, or one made in the IR
+                part = _records.build_record(_records.format_info(block.meta_json, NAME), _TEXT_KEYS, part)
+            parts.append(part)
         elif type(block) is ir.OpaqueBlock:
             if block.format == NAME:
                 parts.append(_json.opaque_data(block))
@@ -305,6 +308,8 @@ def written_model_parts(blocks: Sequence[ir.AssistantBlock], restore: dict[str, 
 
 
 def _written_call(call: ir.ToolCall, restore: dict[str, str]) -> dict[str, object]:
+    if not call.meta_json:  # nothing kept (the usual part, or one made in the IR): the IR says it all
+        return {_CALL[0]: {"id": call.id, "name": call.name, "args": arguments_value(call)}}
     info = _records.format_info(call.meta_json, NAME)
     call_info = _json.decoded_object(info.get("call")) or {}
     values: dict[str, object] = {}
@@ -317,7 +322,8 @@ def _written_call(call: ir.ToolCall, restore: dict[str, str]) -> dict[str, objec
     if not (call_info.get("no_args") is True and arguments == {}):
         values["args"] = arguments
     key = _CALL[1] if info.get("snake") is True else _CALL[0]
-    return _records.build_record(info, (key,), {key: _records.build_record(call_info, _CALL_KEYS, values)})
+    inner = _records.build_record(call_info, _CALL_KEYS, values) if call_info else values  # (in the usual order)
+    return _records.build_record(info, (key,), {key: inner})
 
 
 def written_response(message: ir.ToolResultMessage, info: _records.Info, restore: dict[str, str]) -> dict[str, object]:
@@ -337,7 +343,9 @@ def written_response(message: ir.ToolResultMessage, info: _records.Info, restore
         values["response"] = response_value(message.content, message.is_error)
     part_info = _json.decoded_object(info.get("part")) or {}
     key = _RESPONSE[1] if part_info.get("snake") is True else _RESPONSE[0]
-    return _records.build_record(part_info, (key,), {key: _records.build_record(response_info, _RESPONSE_KEYS, values)})
+    # Nothing kept of the part or the response (the usual): `values` are in the usual order already.
+    inner = _records.build_record(response_info, _RESPONSE_KEYS, values) if response_info else values
+    return _records.build_record(part_info, (key,), {key: inner}) if part_info else {key: inner}
 
 
 # --- load ---------------------------------------------------------------------------------
@@ -482,10 +490,10 @@ def render_contents(messages: Sequence[ir.Message], restore: dict[str, str]) -> 
         assert type(message) is ir.UserMessage or type(message) is ir.ToolResultMessage
         if info.get("first") is True or open_record is None:
             close()
-            content_info = (
-                {name: value for name, value in info.items() if name in ("keys", "extra", "role", "no_role")}
-                if info
-                else info
+            content_info: _records.Info = (
+                {}
+                if info.keys().isdisjoint(_CONTENT_INFO)
+                else {name: info[name] for name in _CONTENT_INFO if name in info}
             )
             open_record = (content_info, [])
         if type(message) is ir.ToolResultMessage:
