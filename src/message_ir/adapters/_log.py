@@ -237,8 +237,12 @@ def line_in(info: Info) -> tuple[int | None, dict[str, object] | None]:
 
 
 def filled(line_envelope: dict[str, object], key: str, payload: object) -> dict[str, object]:
-    """The envelope with its payload put back."""
-    return {name: (payload if name == key else value) for name, value in line_envelope.items()}
+    """The envelope with its payload put back in its place (where `key` stands; nowhere when
+    the line had none), in place: every writer's envelope is its own (decoded from `meta` for
+    this write, or new), and copying it cost a dict a line."""
+    if key in line_envelope:
+        line_envelope[key] = payload
+    return line_envelope
 
 
 def new_uuid(*parts: str) -> str:
