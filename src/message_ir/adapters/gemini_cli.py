@@ -42,7 +42,7 @@ from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
 from message_ir.adapters._functions import Words, format_functions
 from message_ir.adapters._ids import any_id
-from message_ir.adapters._json import as_array, as_object, encode
+from message_ir.adapters._json import as_array, as_object, decoded_object, encode
 from message_ir.adapters._load_state import LoadState
 from message_ir.adapters._log_file import whole
 from message_ir.adapters._pairing import Pairing
@@ -339,11 +339,13 @@ class _Writer:
         # calls of one record may share an ID: each takes the next result of that ID)
         self.open_calls: dict[str, list[dict[str, object]]] = {}
         self.group: list[ir.Message] = []  # the user-side messages of one record
+        self.group_entries: dict[str, object] = {}  # the `meta` entries of its first, decoded once
         self.group_line: int | None = None
         self.previous: dict[str, object] | None = None
 
     def message(self, message: ir.Message) -> None:
-        info = _records.format_info(message.meta_json, NAME)
+        entries = _records.meta_entries(message.meta_json)  # this format's and `gemini`'s, decoded once
+        info = _records.entry_info(entries, NAME)
         line = info.get("line")
         if type(message) is ir.AssistantMessage:
             self.close()
@@ -353,6 +355,8 @@ class _Writer:
             return
         if self.group and (line is None or line != self.group_line or "record" in info):
             self.close()
+        if not self.group:
+            self.group_entries = entries
         self.group.append(message)
         self.group_line = line if type(line) is int else None
 
@@ -361,10 +365,14 @@ class _Writer:
         if not self.group:
             return
         first = self.group[0]
-        info = _records.format_info(first.meta_json, NAME)
-        record_info = as_object(info.get("record")) or {}
+        info = _records.entry_info(self.group_entries, NAME)
+        record_info = decoded_object(info.get("record")) or {}  # decoded `meta`: `str` keys
         content: object
-        if len(self.group) == 1 and type(first) is ir.UserMessage and not gemini_info(first):
+        if (
+            len(self.group) == 1
+            and type(first) is ir.UserMessage
+            and not _records.entry_info(self.group_entries, gemini.NAME)
+        ):
             content = first.content
         else:
             rendered = as_object(gemini.render_contents(self.group, self.restore)[0]) or {}
@@ -409,14 +417,14 @@ class _Writer:
         written = [self._call(call) for call in calls]
         if written or info.get("no_calls") is True:
             values["toolCalls"] = written
-        record_info = as_object(info.get("record")) or {}
+        record_info = decoded_object(info.get("record")) or {}
         if record_info.get("no_content") is True and not content:
             del values["content"]
         return _records.build_record(record_info, _RECORD_KEYS, values) if "record" in info else self._new(values)
 
     def _call(self, call: ir.ToolCall) -> dict[str, object]:
         info = _records.format_info(call.meta_json, NAME)
-        call_info = as_object(info.get("call")) or {}
+        call_info = decoded_object(info.get("call")) or {}
         values: dict[str, object] = {"id": _writing.written_call_id(info, call.id, self.restore), "name": call.name}
         arguments: object = arguments_value(call)
         if "args" in info and arguments == {}:
