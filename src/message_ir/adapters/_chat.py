@@ -198,11 +198,15 @@ def _assistant(dialect: Dialect, state: LoadState, pairing: Pairing, record: dic
 def _call(
     dialect: Dialect, state: LoadState, pairing: Pairing, message_index: int, item: object, path: str, number: int
 ) -> ir.ToolCall | None:
-    record = as_object(item)
+    trusted = state.trusted  # parsed here, a `dict` is a JSON object: msgspec gives `str` keys only
+    record: dict[str, object] | None = item if trusted and type(item) is dict else as_object(item)
     if record is None:
         state.problem(path, f"Expected a tool call object, got `{_json.kind(item)}`")
         return None
-    function = as_object(record.get("function"))
+    function_value = record.get("function")
+    function: dict[str, object] | None = (
+        function_value if trusted and type(function_value) is dict else as_object(function_value)
+    )
     call_id, call_type = record.get("id"), record.get("type")
     made_up = dialect.optional_ids and call_id is None  # absent, or `null` (Arrow pads rows so)
     if not made_up and (type(call_id) is not str or not call_id):
