@@ -63,11 +63,14 @@ def build_record(info: Info, usual: Sequence[str], values: dict[str, object]) ->
     `values` the order does not name come after, in the usual order. `values` is a dict the
     caller made for this call and uses no more: it may be returned itself.
     """
-    if info:
-        keys = as_array(info.get("keys"))
-        extra = decoded_object(info.get("extra"))  # `info` is decoded `meta`: its keys are `str`s
-    else:
-        keys = extra = None
+    keys: list[object] | None = None
+    extra: dict[str, object] | None = None
+    if info:  # `as_array` and `decoded_object`, inlined (every record written asks)
+        kept_keys, kept_extra = info.get("keys"), info.get("extra")
+        if type(kept_keys) is list:
+            keys = kept_keys
+        if type(kept_extra) is dict:  # `info` is decoded `meta`: its keys are `str`s
+            extra = kept_extra
     if keys is None and not extra:  # the common case: the usual order, nothing extra
         if tuple(values) == usual:
             return values  # the most common: every usual value, in the usual order already
