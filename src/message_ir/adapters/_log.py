@@ -187,7 +187,7 @@ def kept_lines(meta: FrozenJsonObject | None, format: str, *, texts: bool = Fals
     """The kept lines of a conversation's `meta`, as `(number, value)`: plain data, or with
     `texts` each line that is an object as its JSON text (a `msgspec.Raw`, which `encode_lines`
     writes as it is and `plain_line` reads): a kept line is written without a copy of it made
-    first (thawing was a third of `dumps` of a Codex rollout)."""
+    first (thawing and encoding them was a quarter of `dumps` of a Codex rollout)."""
     if texts:
         entry = None if meta is None else meta.get(format)
         pairs = entry.get("kept") if type(entry) is FrozenJsonObject else None

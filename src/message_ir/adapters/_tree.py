@@ -411,10 +411,12 @@ def tree_lines(
     (`relink_past_removed`; `notes` are the load's, naming the links broken when read), and
     the new lines linked on the branch (`link_new_lines`)."""
     numbered = placement.numbered(kept)
-    if made or not _every_line_written(numbered):  # lines are read, and some changed: as plain data
+    whole = _every_line_written(numbered)
+    if made or not whole:  # lines are read, and some changed: as plain data
         numbered = [(number, plain_line(value)) for number, value in numbered]
     every_line = [value for _, value in numbered]
-    relink_past_removed(numbered, placement.message_lines, broken_lines(notes), keys)
+    if not whole:
+        relink_past_removed(numbered, placement.message_lines, broken_lines(notes), keys)
     if made:
         link_new_lines(every_line, made, new_results, keys)
     return every_line
@@ -431,9 +433,7 @@ def relink_past_removed(
     is no written line, though its link was whole when read, hung from a removed line: it
     hangs instead from the line of the branch before the removed one (a branch is a chain:
     the line a removed line of it hung from). Nothing changes in a log written back with
-    every line it was read with."""
-    if _every_line_written(numbered):
-        return
+    every line it was read with (`tree_lines` asks this only of one written without some)."""
     present = {number for number, _ in numbered if number is not None}
     removed = sorted(set(range(max(present) + 1)).difference(present))
     ids: set[str] = set()
