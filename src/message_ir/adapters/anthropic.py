@@ -148,33 +148,33 @@ def _user(state: LoadState, record: dict[str, object], path: str) -> None:
     part = 0
     run: list[object] = []
     run_start = 0
-
-    def flush() -> None:
-        nonlocal part, run, info
-        if not run:
-            return
-        run_info: _records.Info = {**info, "blocks": run}
-        message = ir.UserMessage(id=state.message_id(part), content=blocks_text(run), meta_json=_meta(run_info))
-        state.add(message, f"{path}.content[{run_start}]")
-        part, run, info = part + 1, [], {}
-
     for number, block in enumerate(blocks):
         if block["type"] != "tool_result":
             if not run:
                 run_start = number
             run.append(block)
             continue
-        flush()
+        if run:
+            _add_run(state, info, run, part, f"{path}.content[{run_start}]")
+            part, run, info = part + 1, [], {}
         block_path = f"{path}.content[{number}]"
         result = _result(state, block, block_path, info, part)
         if result is None:
             return
         state.add(result, block_path)
         part, info = part + 1, {}
-    flush()
+    if run:
+        _add_run(state, info, run, part, f"{path}.content[{run_start}]")
+        part += 1
     if part == 0:  # an empty list of blocks: one empty user message keeps its place
         info["blocks"] = []
         state.add(ir.UserMessage(id=state.message_id(), content="", meta_json=_meta(info)), path + ".content")
+
+
+def _add_run(state: LoadState, info: _records.Info, run: list[object], part: int, path: str) -> None:
+    """The `UserMessage` (part `part` of the record) of a run of blocks that are no results."""
+    run_info: _records.Info = {**info, "blocks": run}
+    state.add(ir.UserMessage(id=state.message_id(part), content=blocks_text(run), meta_json=_meta(run_info)), path)
 
 
 def _result(
