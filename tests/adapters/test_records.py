@@ -91,7 +91,7 @@ def test_a_record_read_is_written_back_in_its_own_order(record: dict[str, object
     st.dictionaries(
         st.sampled_from(["keys", "extra", "string", "first"]),
         st.one_of(
-            st.lists(st.one_of(_KEY, st.integers(), st.none())),
+            st.lists(st.one_of(_KEY, st.integers(), st.none(), st.lists(st.integers(), max_size=1))),
             st.dictionaries(_KEY, st.integers()),
             st.booleans(),
         ),
@@ -99,7 +99,8 @@ def test_a_record_read_is_written_back_in_its_own_order(record: dict[str, object
     st.dictionaries(_KEY, st.integers()),
 )
 @example({"keys": ["role", "role"]}, {"role": 1, "content": 2})  # a key twice: `content` still written
+@example({"keys": ["content", [1], "role"], "extra": {"x": 1}}, {"role": 1, "content": 2})  # a key no object has
 def test_a_record_is_built_by_the_rule_whatever_meta_holds(info: _records.Info, values: dict[str, object]) -> None:
-    """An order with a key twice, a key that is no string, an `extra` that is no object, or
-    entries of the format's own: the rule holds."""
+    """An order with a key twice, a key that is no string (an array among them, which no dict
+    can hold), an `extra` that is no object, or entries of the format's own: the rule holds."""
     assert list(_records.build_record(info, _USUAL, values).items()) == list(_built(info, _USUAL, values).items())

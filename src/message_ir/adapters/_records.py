@@ -80,13 +80,19 @@ def build_record(info: Info, usual: Sequence[str], values: dict[str, object]) ->
                 if name not in record:
                     record[name] = value
         return record
-    if keys is not None and not extra:  # a kept order (a record read with its keys reordered)
+    if keys is not None:  # a kept order (a record read with its keys reordered, or with unknown fields)
+        fields = extra or {}
         record = {}
-        for key in keys:
-            if type(key) is str and key in values:
-                record[key] = values[key]
-        if len(record) == len(values):  # the kept order named every value
-            return record
+        try:
+            for key in keys:
+                if key in values:
+                    record[key] = values[key]
+                elif key in fields:
+                    record[key] = fields[key]
+        except TypeError:  # a key no JSON object has (an array, an object): the careful loop below
+            record = {}
+        if len(record) == len(values) + len(fields):
+            return record  # the kept order named every value and every kept field, once
     order: Sequence[object] = usual if keys is None else keys
     extra = extra or {}
     record = {}
