@@ -52,7 +52,8 @@ def object_arguments(
     the value kept in `info` (and its absence: absent stays absent), with a note and a
     `BAD_TOOL_ARGUMENTS` for `check`."""
     arguments = record.get(key)
-    parsed = as_object(arguments)
+    # Parsed here, a `dict` is a JSON object: msgspec gives `str` keys only (its keys not walked).
+    parsed: dict[str, object] | None = arguments if state.trusted and type(arguments) is dict else as_object(arguments)
     if parsed is not None:
         return parsed
     info[key] = arguments
