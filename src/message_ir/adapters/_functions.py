@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final, Generic, NamedTuple, TypeVar
+from functools import partial
+from typing import Final, Generic, NamedTuple, Protocol, TypeVar
 
 from message_ir import Diagnostic, Message
 from message_ir.adapters._checks import Checked, Rules, by_index, checked, loaded_and_checked
@@ -196,3 +197,25 @@ def format_functions(
         "is an assistant's, are the target and need no result; it needs an assistant message."
     )
     return Functions(name, words, json_lines, load, dump, dumps, check, check_example, load_checked)
+
+
+class LogWriter(Protocol):
+    """A session log's writer: its lines, the kept ones (no messages) as plain data, or with
+    `texts` as their JSON text (see `_log.kept_lines`)."""
+
+    def __call__(self, conversation: Conversation, *, texts: bool = False) -> list[object]: ...
+
+
+def log_functions(
+    name: str,
+    read: Reader,
+    write: LogWriter,
+    rules: Rules,
+    words: Words,
+    own_check: Callable[[object], tuple[Diagnostic, ...]],
+) -> Functions[list[object]]:
+    """`format_functions` of a session log (JSON Lines, checked by `own_check`): `dump` gives
+    its lines as plain data, `dumps` writes the lines that are no messages from their JSON text."""
+    return format_functions(
+        name, read, write, rules, words, json_lines=True, own_check=own_check, write_lines=partial(write, texts=True)
+    )

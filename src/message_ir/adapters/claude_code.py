@@ -21,7 +21,6 @@ holding a `tool_result` block, with the session's fields copied from the line be
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from functools import partial
 from typing import Final
 
 import message_ir as ir
@@ -39,7 +38,7 @@ from message_ir.adapters import (
 from message_ir.adapters._build import object_raw
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
-from message_ir.adapters._functions import format_functions, log_words
+from message_ir.adapters._functions import log_functions, log_words
 from message_ir.adapters._json import as_array, as_object, decoded_object
 from message_ir.adapters._load_state import LoadState
 from message_ir.adapters._segments import CleanUntil, segments_function
@@ -597,15 +596,8 @@ _TREES: Final = _tree_functions.tree_functions(
     alone=_clean_alone,
     streams=True,
 )
-_FUNCTIONS: Final = format_functions(
-    NAME,
-    _read,
-    _dump,
-    anthropic.provider_rules,
-    _WORDS,
-    json_lines=True,
-    own_check=lambda source: _TREES.check(source, None),
-    write_lines=partial(_dump, texts=True),
+_FUNCTIONS: Final = log_functions(
+    NAME, _read, _dump, anthropic.provider_rules, _WORDS, lambda source: _TREES.check(source, None)
 )
 
 

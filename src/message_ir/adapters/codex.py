@@ -21,7 +21,6 @@ a `response_item` line with a `function_call_output` (or `custom_tool_call_outpu
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from functools import partial
 from typing import Final, Literal
 
 import msgspec
@@ -30,7 +29,7 @@ import message_ir as ir
 from message_ir.adapters import _fast_line, _held_lines, _json, _log, _records, _tree, _writing, openai_responses
 from message_ir.adapters._conversation import Conversation, Instruction
 from message_ir.adapters._format import Format, Recognize
-from message_ir.adapters._functions import format_functions, log_words
+from message_ir.adapters._functions import log_functions, log_words
 from message_ir.adapters._json import as_object
 from message_ir.adapters._load_state import LoadState
 from message_ir.adapters._log_file import raw_lines
@@ -253,16 +252,7 @@ _WORDS: Final = log_words(
     "a Codex rollout",
     "Every problem the Responses API would refuse on resuming this rollout, and the IR's own",
 )
-_FUNCTIONS: Final = format_functions(
-    NAME,
-    _read,
-    _dump,
-    openai_responses.provider_rules,
-    _WORDS,
-    json_lines=True,
-    own_check=_check,
-    write_lines=partial(_dump, texts=True),
-)
+_FUNCTIONS: Final = log_functions(NAME, _read, _dump, openai_responses.provider_rules, _WORDS, _check)
 
 
 FORMAT: Final = Format(

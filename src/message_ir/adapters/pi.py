@@ -31,7 +31,6 @@ that `repair` made is written as pi writes one: a `message` line with a `toolRes
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from functools import partial
 from typing import Final
 
 import msgspec
@@ -54,7 +53,7 @@ from message_ir.adapters._build import meta_raw
 from message_ir.adapters._calls import BlockShape, read_block, written_arguments
 from message_ir.adapters._conversation import Conversation
 from message_ir.adapters._format import Format, Recognize
-from message_ir.adapters._functions import format_functions, log_words
+from message_ir.adapters._functions import log_functions, log_words
 from message_ir.adapters._ids import any_id
 from message_ir.adapters._json import as_array, as_object
 from message_ir.adapters._load_state import LoadState
@@ -493,15 +492,8 @@ _TREES: Final = _tree_functions.tree_functions(
     alone=_clean_alone,
     streams=True,
 )
-_FUNCTIONS: Final = format_functions(
-    NAME,
-    _read,
-    _dump,
-    _checks.no_rules,
-    _WORDS,
-    json_lines=True,
-    own_check=lambda source: _TREES.check(source, None),
-    write_lines=partial(_dump, texts=True),
+_FUNCTIONS: Final = log_functions(
+    NAME, _read, _dump, _checks.no_rules, _WORDS, lambda source: _TREES.check(source, None)
 )
 
 
