@@ -1212,17 +1212,20 @@ def test_a_log_whose_lines_form_no_tree_is_taken_in_one_pass() -> None:
 
 
 def test_only_a_log_the_plan_reads_as_one_segment_is_read_in_one_pass(tmp_path: Path) -> None:
-    assert _segments._short(b"ab", 4) == b"ab\n"  # a last line without its newline: the plan counts 3 bytes
-    assert _segments._short(b"ab\n", 4) == b"ab\n"
-    assert _segments._short(b"abc", 4) is None
-    assert _segments._short("é\n", 5) == "é\n".encode()  # its UTF-8, 3 bytes
-    assert _segments._short("éé", 5) is None  # 4 bytes, and the newline the plan counts
+    def short(source: bytes | LogFile, size: int) -> bytes | None:
+        return _segments._tail(source, 0, size)  # (`check_segments` gives a `str` as its UTF-8)
+
+    assert short(b"ab", 4) == b"ab\n"  # a last line without its newline: the plan counts 3 bytes
+    assert short(b"ab\n", 4) == b"ab\n"
+    assert short(b"abc", 4) is None
+    assert short("é\n".encode(), 5) == "é\n".encode()  # its UTF-8, 3 bytes
+    assert short("éé".encode(), 5) is None  # 4 bytes, and the newline the plan counts
     log = tmp_path / "session.jsonl"
     log.write_bytes(b"ab\ncd")
-    assert _segments._short(LogFile(log), 7) == b"ab\ncd\n"
-    assert _segments._short(LogFile(log), 6) is None
-    assert _segments._short(LogFile(log, end=3), 6) == b"ab\n"
-    assert _segments._short(b"", 4) == b""
+    assert short(LogFile(log), 7) == b"ab\ncd\n"
+    assert short(LogFile(log), 6) is None
+    assert short(LogFile(log, end=3), 6) == b"ab\n"
+    assert short(b"", 4) == b""
 
 
 def test_the_fast_path_reads_a_last_line_without_its_newline() -> None:

@@ -157,38 +157,24 @@ def check_segments(
     one that is not is read again from its start once `alone` gives up)."""
     try:
         if alone is not None and leaf is None:
+            if type(source) is str:
+                source = source.encode("utf-8", "surrogatepass")  # once, for both passes
             if streams:
-                if type(source) is str:
-                    source = source.encode("utf-8", "surrogatepass")  # once, for both passes
                 found = alone(text_blocks(source, STREAMED_BLOCK))
-                if type(found) is int:
-                    return ()
-                if type(found) is CleanUntil:
-                    tail = _tail(source, found.byte, size)
-                    if tail is not None:
-                        return _tail_checked(tail, read, rules, found)
-            else:
-                data = _short(source, size)
+            else:  # a log shorter than a segment, as one block
+                data = _tail(source, 0, size)
                 found = None if data is None else alone((data,))
-                if type(found) is int:
-                    return ()
-                if type(found) is CleanUntil:  # the rest of the one segment `data` is, alone
-                    assert data is not None
-                    return _tail_checked(data[found.byte :], read, rules, found)
+            if type(found) is int:
+                return ()
+            if type(found) is CleanUntil:
+                tail = _tail(source, found.byte, size)
+                if tail is not None:
+                    return _tail_checked(tail, read, rules, found)
         return _checked(source, read, rules, plan(source, keys, leaf, size=size), size, clean)
     except OSError:
         raise
     except Exception as error:  # noqa: BLE001  # as `check` of the whole log: said, never raised
         return unreadable(error)
-
-
-def _short(source: object, size: int) -> bytes | None:
-    """The text of a log that `plan` reads as one segment (its lines end before `size` bytes,
-    a last line without its newline counted as if it had one), each line ending in a newline,
-    as `_segments` gives it; `None` for a longer log (told from its length before it is read)."""
-    if type(source) is str and len(source) >= size:  # its UTF-8 is no shorter: not encoded for nothing
-        return None
-    return _tail(source.encode("utf-8", "surrogatepass") if type(source) is str else source, 0, size)
 
 
 def _tail(source: object, start: int, size: int) -> bytes | None:

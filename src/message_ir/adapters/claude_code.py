@@ -318,8 +318,7 @@ def _clean_lines(
             user.append(False)
         first_line += number + 1
         first_byte += size
-    covered = chain is None or chain.covers()
-    if not covered:
+    if chain is not None and not chain.covers():
         return None  # a message line may be off the branch: the first pass says which
     messages = _walk(turns, user, linkage)
     if messages is not None and linkage.end():
