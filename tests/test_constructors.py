@@ -117,6 +117,22 @@ def test_thawing_a_frozen_object_changed_in_place_raises_and_runs_none_of_its_va
         call.arguments.thaw()
 
 
+def test_writing_a_frozen_object_holding_a_foreign_value_raises_and_runs_none_of_it() -> None:
+    """`to_json` writes nested frozen objects through a hook of its own; any other value
+    msgspec cannot write (put in a frozen object's items in place) is refused by it."""
+    call = tool_call(id="c", name="n", arguments={"a": [1, {"b": 2}]})
+    nested = call.arguments["a"]
+    assert type(nested) is tuple
+    inner = nested[1]
+    assert type(inner) is FrozenJsonObject
+    inner._items["c"] = _Loud()  # type: ignore[assignment]  # a frozen object changed in place: the test
+    with pytest.raises(
+        TypeError,
+        match=r"^A FrozenJsonObject holds a value that is no frozen JSON value \(was it changed in place\?\)$",
+    ):
+        call.arguments.to_json()
+
+
 def test_text_from_assistant_renders_text_blocks_only_in_order() -> None:
     message = assistant_message(
         id="a",
