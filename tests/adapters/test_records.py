@@ -4,6 +4,7 @@ not the usual one, its unknown fields), the same whether its key order was seen 
 
 from __future__ import annotations
 
+import msgspec
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -104,3 +105,52 @@ def test_a_record_is_built_by_the_rule_whatever_meta_holds(info: _records.Info, 
     """An order with a key twice, a key that is no string (an array among them, which no dict
     can hold), an `extra` that is no object, or entries of the format's own: the rule holds."""
     assert list(_records.build_record(info, _USUAL, values).items()) == list(_built(info, _USUAL, values).items())
+
+
+_ORDER = st.lists(_KEY, unique=True)
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from(["keys", "function", "extra", "id", "parts"]),
+        st.one_of(
+            _ORDER,
+            st.lists(st.one_of(_KEY, st.integers()), max_size=3),
+            st.dictionaries(st.sampled_from(["keys", "extra"]), _ORDER, max_size=2),
+            st.text(max_size=3),
+            st.booleans(),
+        ),
+    ),
+    st.sets(st.sampled_from(_USUAL)),
+    st.booleans(),
+)
+def test_key_orders_kept_alone_write_the_record_build_record_writes(
+    info: _records.Info, present: set[str], forget: bool
+) -> None:
+    """`kept_orders` offers the orders only when `meta` kept nothing else (or `plain` strings
+    beside them), the same whether the text was seen before or not; `in_order` then writes
+    what `build_record` writes from the whole of it."""
+    if forget:
+        _records._orders.clear()
+    meta = msgspec.Raw(msgspec.json.encode({"chat": info, "other": {"keys": 1}}))
+    only_orders = all(
+        (name == "keys" and type(value) is list and all(type(key) is str for key in value))
+        or (name == "function" and type(value) is dict and list(value) == ["keys"])
+        or (name == "id" and type(value) is str)
+        for name, value in info.items()
+    )
+    for _ in range(2):  # read, then remembered
+        orders, whole = _records.kept_orders(meta, "chat", ("function",), ("id",))
+        if not only_orders:
+            assert (orders, whole) == (None, info)
+            continue
+        assert orders is not None
+        assert whole == (info if "id" in info else {})
+        values = {key: key.upper() for key in _USUAL if key in present}
+        assert list(_records.in_order(dict(values), orders.get(""), _USUAL).items()) == list(
+            _records.build_record(info, _USUAL, dict(values)).items()
+        )
+        nested = info.get("function")
+        assert list(_records.in_order(dict(values), orders.get("function"), _USUAL).items()) == list(
+            _records.build_record(nested if type(nested) is dict else {}, _USUAL, dict(values)).items()
+        )

@@ -308,13 +308,13 @@ def write(dialect: Dialect, conversation: Conversation) -> object:
     records: list[object] = []
 
     def render(message: ir.Message) -> None:
-        info = _records.format_info(message.meta_json, dialect.name)
+        orders, info = _records.kept_orders(message.meta_json, dialect.name)
         if type(message) is ir.UserMessage:
-            records.append(_text_record(message.content, info, "user"))
+            records.append(_text_record(message.content, info, "user", orders))
         elif type(message) is ir.AssistantMessage:
-            records.append(_written_assistant(dialect, message, info, restore))
+            records.append(_written_assistant(dialect, message, info, restore, orders))
         elif type(message) is ir.ToolResultMessage:
-            records.append(_written_tool(message, info, restore))
+            records.append(_written_tool(message, info, restore, orders))
 
     def instruction(entry: Instruction) -> None:
         records.append(_text_record(entry.text, _records.frozen_info(entry.meta, dialect.name), entry.role))
@@ -323,15 +323,23 @@ def write(dialect: Dialect, conversation: Conversation) -> object:
     return _writing.container(conversation, dialect.name, "messages", records, {})
 
 
-def _text_record(text: str, info: _records.Info, role: str) -> dict[str, object]:
+def _text_record(text: str, info: _records.Info, role: str, orders: _records.Orders | None = None) -> dict[str, object]:
+    if orders is not None:  # nothing kept but the key order
+        return _records.in_order({"role": role, "content": text}, orders.get(""), _USER_KEYS)
     parts = as_array(info.get("content"))
     content: object = parts if parts is not None and parts_text(parts) == text else text
     return _records.build_record(info, _USER_KEYS, {"role": role, "content": content})
 
 
 def _written_assistant(
-    dialect: Dialect, message: ir.AssistantMessage, info: _records.Info, restore: dict[str, str]
+    dialect: Dialect,
+    message: ir.AssistantMessage,
+    info: _records.Info,
+    restore: dict[str, str],
+    orders: _records.Orders | None,
 ) -> dict[str, object]:
+    if orders is not None:  # nothing kept but the key order: text and calls
+        return _ordered_assistant(dialect, message, restore, orders.get(""))
     texts: list[str] = []
     parts: list[object] | None = [] if info.get("parts") is True else None  # content parts, when loaded as such
     calls: list[object] = []
@@ -360,13 +368,47 @@ def _written_assistant(
     return _records.build_record(info, _ASSISTANT_KEYS, values)
 
 
+def _ordered_assistant(
+    dialect: Dialect, message: ir.AssistantMessage, restore: dict[str, str], order: tuple[str, ...] | None
+) -> dict[str, object]:
+    """An assistant record whose `meta` kept its key `order` alone (`None`: nothing)."""
+    texts: list[str] = []
+    calls: list[object] = []
+    for block in message.content:
+        if type(block) is ir.TextBlock:
+            texts.append(block.text)
+        elif type(block) is ir.ToolCall:
+            calls.append(_written_call(dialect, block, restore))
+    values: dict[str, object] = {"role": "assistant"}
+    if texts:
+        values["content"] = "".join(texts)
+    elif order is None or "content" in order:
+        values["content"] = None
+    if calls:
+        values["tool_calls"] = calls
+    return _records.in_order(values, order, _ASSISTANT_KEYS)
+
+
+_CALL_NESTED: Final = ("function",)
+_CALL_TEXT_PLAIN: Final = ("id", "as", "arguments")
+"""What a call's `meta` may keep beside its key orders for the shortest way to write it (a
+renamed ID, the arguments' text as sent), with arguments sent as text."""
+_CALL_OBJECT_PLAIN: Final = ("id", "as")
+"""The same, with arguments sent as the object."""
+
+
 def _written_call(dialect: Dialect, call: ir.ToolCall, restore: dict[str, str]) -> dict[str, object]:
-    info = _records.format_info(call.meta_json, dialect.name)
+    plain = _CALL_TEXT_PLAIN if dialect.text_arguments else _CALL_OBJECT_PLAIN
+    orders, info = _records.kept_orders(call.meta_json, dialect.name, _CALL_NESTED, plain)
     function_values: dict[str, object] = {"name": call.name}
     if (dialect.text_arguments and info.get(_AS_OBJECT) is not True) or info.get(_AS_TEXT) is True:
         function_values["arguments"] = written_argument_text(info, call)
     else:
         written_arguments(info, "arguments", call, function_values)
+    if orders is not None:  # nothing kept but key orders, a renamed ID, the arguments' text
+        function = _records.in_order(function_values, orders.get("function"), _FUNCTION_KEYS)
+        call_id = _writing.written_call_id(info, call.id, restore)
+        return _records.in_order({"id": call_id, "type": "function", "function": function}, orders.get(""), _CALL_KEYS)
     function = _records.build_record(_json.decoded_object(info.get("function")) or {}, _FUNCTION_KEYS, function_values)
     values: dict[str, object] = {"type": _absent_or_null(info.get("no_type"), "function"), "function": function}
     values["id"] = _absent_or_null(info.get("no_id"), _writing.written_call_id(info, call.id, restore))
@@ -385,10 +427,18 @@ def _absent_or_null(kept: object, value: object) -> object:
     return None if kept == "null" else value
 
 
-def _written_tool(message: ir.ToolResultMessage, info: _records.Info, restore: dict[str, str]) -> dict[str, object]:
+def _written_tool(
+    message: ir.ToolResultMessage, info: _records.Info, restore: dict[str, str], orders: _records.Orders | None
+) -> dict[str, object]:
+    call_id = restore.get(message.tool_call_id, message.tool_call_id)
+    if orders is not None:  # nothing kept but the key order
+        order = orders.get("")
+        ordered: dict[str, object] = {"role": "tool", "tool_call_id": call_id, "content": message.content}
+        if order is not None and "name" in order:
+            ordered["name"] = message.tool_name
+        return _records.in_order(ordered, order, _TOOL_KEYS)
     parts = as_array(info.get("content"))
     content: object = parts if parts is not None and parts_text(parts) == message.content else message.content
-    call_id = restore.get(message.tool_call_id, message.tool_call_id)
     values: dict[str, object] = {"role": "tool", "content": content}
     if info.get("ids") is True:
         values["tool_call_ids"] = [call_id]

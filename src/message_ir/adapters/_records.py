@@ -9,7 +9,7 @@ record in the usual order with no unknown field carries no `meta` at all.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 import msgspec
 
@@ -115,6 +115,79 @@ def build_record(info: Info, usual: Sequence[str], values: dict[str, object]) ->
         if key not in record:
             record[key] = value
     return record
+
+
+Orders = Mapping[str, tuple[str, ...]]
+"""Key orders kept of one record: its own under `""`, a nested object's under that object's key."""
+
+NO_ORDERS: Orders = {}
+"""The orders of a record with nothing kept (shared: never written to)."""
+
+_MAX_ORDERS = 1024
+_orders: dict[str, dict[bytes, Orders]] = {}
+"""Per format and `meta` text that keeps key orders and nothing else: those orders. A source's
+records repeat a few key orders; each is decoded once."""
+
+
+def kept_orders(
+    meta_json: msgspec.Raw, format: str, nested: Collection[str] = (), plain: Collection[str] = ()
+) -> tuple[Orders | None, Info]:
+    """What `format` kept in a struct's `meta` text, for a writer that can write a record from
+    its key orders alone: those orders and `{}` when that is all it kept (the record's own, and
+    those of the `nested` objects; nothing kept: `NO_ORDERS`); the orders and the whole of it
+    (as `format_info` gives it) when it kept `plain` strings too; else `None` and the whole.
+
+    Orders are shared between the records that kept the same text: never written to.
+    """
+    if not meta_json:
+        return NO_ORDERS, {}
+    known = _orders.get(format)
+    if known is None:
+        known = _orders[format] = {}
+    text = bytes(meta_json)
+    orders = known.get(text)
+    if orders is not None:
+        return orders, {}
+    info = format_info(meta_json, format)
+    found = _orders_of(info, nested, plain)
+    if found is None or len(found) < len(info):
+        return found, info
+    if len(known) >= _MAX_ORDERS:
+        known.clear()
+    known[text] = found
+    return found, {}
+
+
+def _orders_of(info: Info, nested: Collection[str], plain: Collection[str]) -> dict[str, tuple[str, ...]] | None:
+    """The key orders `info` holds when it holds nothing else but `plain` strings, else `None`."""
+    orders: dict[str, tuple[str, ...]] = {}
+    for name, value in info.items():
+        if name in plain and type(value) is str:
+            continue
+        if name in nested and type(value) is dict and len(value) == 1:
+            order = value.get("keys")
+        elif name == "keys":
+            order = value
+        else:
+            return None
+        if type(order) is not list or not all(type(key) is str for key in order):
+            return None
+        orders["" if name == "keys" else name] = tuple(order)
+    return orders
+
+
+def in_order(values: dict[str, object], order: tuple[str, ...] | None, usual: Sequence[str]) -> dict[str, object]:
+    """`build_record` for a record that kept a key `order` and nothing else (`None`: no order;
+    `values` are then in the usual order already)."""
+    if order is None:
+        return values
+    record = {}
+    for key in order:
+        if key in values:
+            record[key] = values[key]
+    if len(record) == len(values):
+        return record
+    return build_record({"keys": list(order)}, usual, values)
 
 
 def has_key(info: Info, key: str, *, usual: bool) -> bool:
