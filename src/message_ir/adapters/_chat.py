@@ -312,7 +312,10 @@ def write(dialect: Dialect, conversation: Conversation) -> object:
         if type(message) is ir.UserMessage:
             records.append(_text_record(message.content, info, "user", orders))
         elif type(message) is ir.AssistantMessage:
-            records.append(_written_assistant(dialect, message, info, restore, orders))
+            if orders is not None:  # nothing kept but the key order: text and calls
+                records.append(_ordered_assistant(dialect, message, restore, orders.get("")))
+            else:
+                records.append(_written_assistant(dialect, message, info, restore))
         elif type(message) is ir.ToolResultMessage:
             records.append(_written_tool(message, info, restore, orders))
 
@@ -332,14 +335,8 @@ def _text_record(text: str, info: _records.Info, role: str, orders: _records.Ord
 
 
 def _written_assistant(
-    dialect: Dialect,
-    message: ir.AssistantMessage,
-    info: _records.Info,
-    restore: dict[str, str],
-    orders: _records.Orders | None,
+    dialect: Dialect, message: ir.AssistantMessage, info: _records.Info, restore: dict[str, str]
 ) -> dict[str, object]:
-    if orders is not None:  # nothing kept but the key order: text and calls
-        return _ordered_assistant(dialect, message, restore, orders.get(""))
     texts: list[str] = []
     parts: list[object] | None = [] if info.get("parts") is True else None  # content parts, when loaded as such
     calls: list[object] = []
