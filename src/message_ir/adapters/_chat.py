@@ -42,6 +42,13 @@ ROLES: Final = ("system", "developer", "user", "assistant", "tool")
 _USER_KEYS: Final = ("role", "content")
 _ASSISTANT_KEYS: Final = ("role", "content", "tool_calls")
 _TOOL_KEYS: Final = ("role", "tool_call_id", "content")
+_TOOL_KNOWN: Final[dict[tuple[bool, bool], tuple[str, ...]]] = {
+    (False, False): ("role", "tool_call_id", "content"),
+    (True, False): ("role", "tool_call_id", "content", "name"),
+    (False, True): ("role", "tool_call_id", "content", "tool_call_ids"),
+    (True, True): ("role", "tool_call_id", "content", "name", "tool_call_ids"),
+}
+"""The keys a `tool` record's reader takes: with a `name` read or not, with a listed ID or not."""
 _CALL_KEYS: Final = ("id", "type", "function")
 _FUNCTION_KEYS: Final = ("name", "arguments")
 _PART_KEYS: Final = ("type", "text")
@@ -267,14 +274,14 @@ def _arguments(
 
 
 def _tool(dialect: Dialect, state: LoadState, pairing: Pairing, record: dict[str, object], path: str) -> None:
-    known = ["role", "tool_call_id", "content", "name"]
+    listed_id = False  # SWE-agent's trajectories: a one-element `tool_call_ids`
     call_id = record.get("tool_call_id")
     if call_id is None and "tool_call_id" not in record:
-        listed = as_array(record.get("tool_call_ids"))  # SWE-agent's trajectories
+        listed = as_array(record.get("tool_call_ids"))
         if listed is not None and len(listed) == 1:
             call_id = listed[0]
-            known.append("tool_call_ids")
-    by_order = dialect.optional_ids and call_id is None and "tool_call_ids" not in known
+            listed_id = True
+    by_order = dialect.optional_ids and call_id is None and not listed_id
     if not by_order and (type(call_id) is not str or not call_id):
         state.problem(path + ".tool_call_id", "Expected a non-empty `str`")
         return
@@ -284,12 +291,11 @@ def _tool(dialect: Dialect, state: LoadState, pairing: Pairing, record: dict[str
     text, parts = read
     name = record.get("name")
     if type(name) is not str or not name:
-        name = None
-        known.remove("name")  # an odd `name` is kept as it was, not read
-    info = _records.split_record(record, known, _TOOL_KEYS)
+        name = None  # an odd `name` is kept as it was, not read
+    info = _records.split_record(record, _TOOL_KNOWN[name is not None, listed_id], _TOOL_KEYS)
     if parts is not None:
         info["content"] = parts
-    if "tool_call_ids" in known:
+    if listed_id:
         info["ids"] = True
     if by_order:
         info["no_id"] = "null" if "tool_call_id" in record else "none"

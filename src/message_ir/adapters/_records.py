@@ -24,12 +24,12 @@ PACKAGE_KEY = "message_ir"
 
 
 _MAX_SHAPES = 4096
-_shapes: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[bool, bool]] = {}
-"""Per usual order and a record's keys: whether the keys are out of the usual order, and
-whether they are all usual ones. A source's records repeat a few key orders."""
+_shapes: dict[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]], tuple[bool, tuple[str, ...]]] = {}
+"""Per usual order, known keys and a record's keys: whether the keys are out of the usual
+order, and which of them are unknown. A source's records repeat a few key orders."""
 
 
-def split_record(record: dict[str, object], known: Collection[str], usual: tuple[str, ...]) -> Info:
+def split_record(record: dict[str, object], known: tuple[str, ...], usual: tuple[str, ...]) -> Info:
     """The `keys` (when not the usual order) and `extra` (unknown fields) of a source record.
 
     The `usual` keys must all be `known`.
@@ -38,21 +38,18 @@ def split_record(record: dict[str, object], known: Collection[str], usual: tuple
     keys = tuple(record)
     if keys == usual:  # the common case: the usual keys in the usual order, all of them known
         return info
-    shape = _shapes.get((usual, keys))  # the keys are exact `str`s (`as_object`): hashing runs nothing of a caller's
+    shape = _shapes.get((usual, known, keys))  # exact `str`s (`as_object`): hashing runs nothing of a caller's
     if shape is None:
         present = tuple([key for key in usual if key in record])
-        shape = (keys != present, len(present) == len(keys))
+        shape = (keys != present, tuple([key for key in keys if key not in known]))
         if len(_shapes) >= _MAX_SHAPES:
             _shapes.clear()
-        _shapes[(usual, keys)] = shape
-    reordered, only_usual = shape
+        _shapes[(usual, known, keys)] = shape
+    reordered, unknown = shape
     if reordered:
         info["keys"] = list(keys)
-    if only_usual:  # every key a usual one, so a known one: nothing extra
-        return info
-    extra = {key: value for key, value in record.items() if key not in known}
-    if extra:
-        info["extra"] = extra
+    if unknown:
+        info["extra"] = {key: record[key] for key in unknown}
     return info
 
 
