@@ -154,3 +154,11 @@ def test_key_orders_kept_alone_write_the_record_build_record_writes(
         assert list(_records.in_order(dict(values), orders.get("function"), _USUAL).items()) == list(
             _records.build_record(nested if type(nested) is dict else {}, _USUAL, dict(values)).items()
         )
+
+
+def test_the_remembered_key_orders_are_bounded() -> None:
+    _records._orders.clear()
+    for number in range(_records._MAX_ORDERS + 10):
+        meta = msgspec.Raw(msgspec.json.encode({"chat": {"keys": [f"k{number}", "role"]}}))
+        assert _records.kept_orders(meta, "chat") == ({"": (f"k{number}", "role")}, {})
+    assert 0 < len(_records._orders["chat"]) <= _records._MAX_ORDERS
