@@ -462,7 +462,7 @@ def gemini_contents(draw: st.DrawFn) -> list[object]:
                 call: dict[str, object] = {"name": draw(names), "args": draw(st.dictionaries(_text, _json, max_size=2))}
                 if draw(st.booleans()):
                     call["id"] = draw(_ids)
-                part = {"functionCall": call}
+                part = {"functionCall": _reshaped(draw, call)}
             else:
                 response: dict[str, object] = {
                     "name": draw(names),
@@ -483,8 +483,18 @@ def gemini_contents(draw: st.DrawFn) -> list[object]:
         content: dict[str, object] = {"parts": parts}
         if role is not None:
             content = {"role": role, "parts": parts}
-        contents.append(content)
+        contents.append(_reshaped(draw, content))
     return contents
+
+
+def _reshaped(draw: st.DrawFn, record: dict[str, object]) -> dict[str, object]:
+    """`record` as it was, or with its keys in another order, or with a field no reader knows."""
+    how = draw(st.sampled_from(["as is", "reordered", "extra"]))
+    if how == "reordered":
+        return {key: record[key] for key in draw(st.permutations(list(record)))}
+    if how == "extra":
+        return {**record, "x_unknown": draw(_json)}
+    return record
 
 
 @given(gemini_contents())

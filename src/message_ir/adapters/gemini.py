@@ -322,8 +322,14 @@ def _written_call(call: ir.ToolCall, restore: dict[str, str]) -> dict[str, objec
     if not (call_info.get("no_args") is True and arguments == {}):
         values["args"] = arguments
     key = _CALL[1] if info.get("snake") is True else _CALL[0]
-    inner = _records.build_record(call_info, _CALL_KEYS, values) if call_info else values  # (in the usual order)
-    return _records.build_record(info, (key,), {key: inner})
+    # `values` are in the usual order: only a kept order or kept fields change it (a renamed ID,
+    # the usual reason for this `meta`, does not), so `build_record` is asked only then.
+    inner = values
+    if "keys" in call_info or "extra" in call_info:
+        inner = _records.build_record(call_info, _CALL_KEYS, values)
+    if "keys" in info or "extra" in info:
+        return _records.build_record(info, (key,), {key: inner})
+    return {key: inner}
 
 
 def written_response(message: ir.ToolResultMessage, info: _records.Info, restore: dict[str, str]) -> dict[str, object]:
@@ -485,7 +491,10 @@ def render_contents(messages: Sequence[ir.Message], restore: dict[str, str]) -> 
         if type(message) is ir.AssistantMessage:
             close()
             parts = written_model_parts(message.content, restore)
-            records.append(_records.build_record(info, _CONTENT_KEYS, {"role": "model", "parts": parts}))
+            values: dict[str, object] = {"role": "model", "parts": parts}
+            if "keys" in info or "extra" in info:  # else already in the order `build_record` gives
+                values = _records.build_record(info, _CONTENT_KEYS, values)
+            records.append(values)
             continue
         assert type(message) is ir.UserMessage or type(message) is ir.ToolResultMessage
         if info.get("first") is True or open_record is None:
