@@ -162,3 +162,13 @@ def test_the_remembered_key_orders_are_bounded() -> None:
         meta = msgspec.Raw(msgspec.json.encode({"chat": {"keys": [f"k{number}", "role"]}}))
         assert _records.kept_orders(meta, "chat") == ({"": (f"k{number}", "role")}, {})
     assert 0 < len(_records._orders["chat"]) <= _records._MAX_ORDERS
+
+
+def test_a_long_meta_text_is_read_not_remembered() -> None:
+    _records._orders.clear()
+    keys = [f"key_{number:04}" for number in range(120)]
+    info: _records.Info = {"keys": keys}
+    meta = msgspec.Raw(msgspec.json.encode({"chat": info}))
+    assert len(meta) > _records._LONGEST_ORDERS
+    assert _records.kept_orders(meta, "chat") == ({"": tuple(keys)}, info)
+    assert _records._orders.get("chat", {}) == {}

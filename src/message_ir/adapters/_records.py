@@ -121,6 +121,9 @@ NO_ORDERS: Orders = {}
 """The orders of a record with nothing kept (shared: never written to)."""
 
 _MAX_ORDERS = 1024
+_LONGEST_ORDERS = 1024
+"""The longest `meta` text looked up among the remembered orders: a record's key orders take
+far less, so a longer text keeps values too (and is not copied to be looked up)."""
 _orders: dict[str, dict[bytes, Orders]] = {}
 """Per format and `meta` text that keeps key orders and nothing else: those orders. A source's
 records repeat a few key orders; each is decoded once."""
@@ -132,12 +135,16 @@ def kept_orders(
     """What `format` kept in a struct's `meta` text, for a writer that can write a record from
     its key orders alone: those orders and `{}` when that is all it kept (the record's own, and
     those of the `nested` objects; nothing kept: `NO_ORDERS`); the orders and the whole of it
-    (as `format_info` gives it) when it kept `plain` strings too; else `None` and the whole.
+    (as `format_info` gives it) when it kept `plain` strings too, or when its text is too long
+    to be remembered; else `None` and the whole.
 
     Orders are shared between the records that kept the same text: never written to.
     """
     if not meta_json:
         return NO_ORDERS, {}
+    if len(meta_json) > _LONGEST_ORDERS:  # kept values beside any orders: read, not looked up
+        info = format_info(meta_json, format)
+        return _orders_of(info, nested, plain), info
     known = _orders.get(format)
     if known is None:
         known = _orders[format] = {}
@@ -147,7 +154,7 @@ def kept_orders(
         return orders, {}
     info = format_info(meta_json, format)
     found = _orders_of(info, nested, plain)
-    if found is None or len(found) < len(info):
+    if found is None or len(found) < len(info):  # an entry of `info` gives one order at most: fewer, `plain` kept
         return found, info
     if len(known) >= _MAX_ORDERS:
         known.clear()
