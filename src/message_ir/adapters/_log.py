@@ -31,7 +31,7 @@ from message_ir.adapters._conversation import FormatError
 from message_ir.adapters._json import as_array, as_object, decode, decoded_object, encode, json_input, parse
 from message_ir.adapters._load_state import LoadState
 from message_ir.adapters._log_file import is_text, text_lines
-from message_ir.adapters._records import Info, format_info, frozen_info
+from message_ir.adapters._records import Info, frozen_info
 from message_ir.adapters._unparsable import Unparsable
 
 Lines = list[tuple[int | None, object]]
@@ -225,13 +225,9 @@ def plain_line(value: object) -> object:
     return decode(value) if type(value) is msgspec.Raw else value
 
 
-def line_of(message: Message, format: str) -> tuple[int | None, dict[str, object] | None]:
-    """The line a message was read from, and its envelope if it is the line's first message."""
-    return line_in(format_info(message.meta_json, format))
-
-
 def line_in(info: Info) -> tuple[int | None, dict[str, object] | None]:
-    """`line_of` from what the log format kept of a message (`format_info`)."""
+    """The line a message was read from, and its envelope if it is the line's first message,
+    from what the log format kept of the message (its `meta` entry)."""
     line = info.get("line")
     return (line if type(line) is int else None), decoded_object(info.get("envelope"))
 

@@ -243,9 +243,13 @@ def _dump(conversation: Conversation) -> object:
     return _writing.container(conversation, NAME, "messages", records, others)
 
 
-def render_messages(messages: Sequence[ir.Message], restore: dict[str, str]) -> list[object]:
+def render_messages(
+    messages: Sequence[ir.Message], restore: dict[str, str], infos: Sequence[_records.Info] | None = None
+) -> list[object]:
     """The Anthropic message objects of IR messages (consecutive user-side messages joined
-    as they were loaded); `restore` maps renamed call IDs back, filled as calls are met."""
+    as they were loaded); `restore` maps renamed call IDs back, filled as calls are met.
+    `infos`, when given, is what this format kept of each message (its `meta` entry, decoded
+    by the caller already)."""
     records: list[object] = []
     open_record: tuple[_records.Info, list[object], list[ir.UserMessage | ir.ToolResultMessage]] | None = None
 
@@ -255,13 +259,13 @@ def render_messages(messages: Sequence[ir.Message], restore: dict[str, str]) -> 
             records.append(_user_record(*open_record))
             open_record = None
 
-    for message in messages:
+    for number, message in enumerate(messages):
+        info = _records.format_info(message.meta_json, NAME) if infos is None else infos[number]
         if type(message) is ir.AssistantMessage:
             close()
-            records.append(render_assistant(message.content, _records.format_info(message.meta_json, NAME), restore))
+            records.append(render_assistant(message.content, info, restore))
             continue
         assert type(message) is ir.UserMessage or type(message) is ir.ToolResultMessage
-        info = _records.format_info(message.meta_json, NAME)
         if info.get("first") is True or open_record is None:
             close()
             open_record = (info, [], [])

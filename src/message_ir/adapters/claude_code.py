@@ -461,20 +461,22 @@ def _dump(conversation: Conversation, *, texts: bool = False) -> list[object]:
         entries = _records.meta_entries(message.meta_json)  # decoded once for both formats' entries
         info = _records.entry_info(entries, NAME)
         line, line_envelope = _log.line_in(info)
-        group = [message]
+        first = _records.entry_info(entries, anthropic.NAME)
         index += 1
-        if type(message) is not ir.AssistantMessage and line is not None:
-            while index < len(messages) and type(messages[index]) is not ir.AssistantMessage:
-                next_line, next_envelope = _log.line_of(messages[index], NAME)
+        if type(message) is ir.AssistantMessage:
+            lines = _assistant_lines(message, info, first, line, line_envelope, previous, restore, call_lines, made)
+        else:
+            group = [message]
+            their_infos = [first]  # what `anthropic` kept of each, from `meta` decoded once
+            while line is not None and index < len(messages) and type(messages[index]) is not ir.AssistantMessage:
+                next_entries = _records.meta_entries(messages[index].meta_json)
+                next_line, next_envelope = _log.line_in(_records.entry_info(next_entries, NAME))
                 if next_line != line or next_envelope is not None:
                     break
                 group.append(messages[index])
+                their_infos.append(_records.entry_info(next_entries, anthropic.NAME))
                 index += 1
-        if type(message) is ir.AssistantMessage:
-            first = _records.entry_info(entries, anthropic.NAME)
-            lines = _assistant_lines(message, info, first, line, line_envelope, previous, restore, call_lines, made)
-        else:
-            payload = anthropic.render_messages(group, restore)[0]
+            payload = anthropic.render_messages(group, restore, their_infos)[0]
             kind = "user"
             if line_envelope is None:
                 line, line_envelope = None, _new_envelope(previous, kind, message.id, made)
