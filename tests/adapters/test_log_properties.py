@@ -39,16 +39,21 @@ def claude_code_lines(draw: st.DrawFn) -> list[object]:
         line: dict[str, object] = {"parentUuid": None, "sessionId": "s", "type": kind, "uuid": f"u{number}"}
         if kind == "user":
             line["message"] = {"role": "user", "content": draw(_text)}
-        elif kind == "result":
+        elif kind == "result":  # one result or more in a line (one IR message each)
             line["type"] = "user"
-            block: dict[str, object] = {
-                "tool_use_id": draw(st.sampled_from(call_ids)),
-                "type": "tool_result",
-                "content": draw(_text),
-            }
-            if draw(st.booleans()):
-                block["is_error"] = True
-            line["message"] = {"role": "user", "content": [block]}
+            blocks: list[object] = []
+            for _ in range(draw(st.integers(1, 3))):
+                block: dict[str, object] = {
+                    "tool_use_id": draw(st.sampled_from(call_ids)),
+                    "type": "tool_result",
+                    "content": draw(_text),
+                }
+                if draw(st.booleans()):
+                    block["is_error"] = True
+                if draw(st.booleans()):  # another key order: each result keeps its own
+                    block = dict(reversed(block.items()))
+                blocks.append(block)
+            line["message"] = {"role": "user", "content": blocks}
         elif kind == "assistant":
             content: list[object] = []
             for part in range(draw(st.integers(1, 2))):
