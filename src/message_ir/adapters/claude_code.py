@@ -456,9 +456,12 @@ def _dump(conversation: Conversation, *, texts: bool = False) -> list[object]:
     previous: dict[str, object] | None = None  # the envelope of the latest message line
     messages = conversation.messages
     index = 0
+    ahead: dict[str, object] | None = None  # the next message's entries, decoded while grouping a line
     while index < len(messages):
         message = messages[index]
-        entries = _records.meta_entries(message.meta_json)  # decoded once for both formats' entries
+        # Decoded once for both formats' entries (and for the line grouping before, if it read them).
+        entries = _records.meta_entries(message.meta_json) if ahead is None else ahead
+        ahead = None
         info = _records.entry_info(entries, NAME)
         line, line_envelope = _log.line_in(info)
         first = _records.entry_info(entries, anthropic.NAME)
@@ -472,6 +475,7 @@ def _dump(conversation: Conversation, *, texts: bool = False) -> list[object]:
                 next_entries = _records.meta_entries(messages[index].meta_json)
                 next_line, next_envelope = _log.line_in(_records.entry_info(next_entries, NAME))
                 if next_line != line or next_envelope is not None:
+                    ahead = next_entries
                     break
                 group.append(messages[index])
                 their_infos.append(_records.entry_info(next_entries, anthropic.NAME))
