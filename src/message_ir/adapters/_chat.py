@@ -43,10 +43,9 @@ _USER_KEYS: Final = ("role", "content")
 _ASSISTANT_KEYS: Final = ("role", "content", "tool_calls")
 _TOOL_KEYS: Final = ("role", "tool_call_id", "content")
 _TOOL_KNOWN: Final[dict[tuple[bool, bool], tuple[str, ...]]] = {
-    (False, False): ("role", "tool_call_id", "content"),
-    (True, False): ("role", "tool_call_id", "content", "name"),
-    (False, True): ("role", "tool_call_id", "content", "tool_call_ids"),
-    (True, True): ("role", "tool_call_id", "content", "name", "tool_call_ids"),
+    (named, listed): _TOOL_KEYS + ("name",) * named + ("tool_call_ids",) * listed
+    for named in (False, True)
+    for listed in (False, True)
 }
 """The keys a `tool` record's reader takes: with a `name` read or not, with a listed ID or not."""
 _CALL_KEYS: Final = ("id", "type", "function")
