@@ -8,7 +8,7 @@ from types import ModuleType
 
 import pytest
 
-from message_ir import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
+from message_ir import AssistantMessage, ToolCall, ToolResultMessage, UserMessage, repair_transcript
 from message_ir.adapters import FormatError, claude_code, codex, convert, gemini_cli, openai_chat, openai_responses, pi
 
 RESPONSES_ITEMS: list[object] = [
@@ -329,3 +329,78 @@ def test_a_conversation_converted_into_a_log_is_written_as_new_lines(target: str
     assert ("DROPPED_INSTRUCTION" in codes) == (target != "codex")
     if target == "codex":
         assert again.instructions[0].text == "Be brief."
+
+
+@pytest.mark.parametrize("linked", [False, True])
+def test_a_result_repair_puts_inside_a_claude_code_line_is_a_new_line_before_it(linked: bool) -> None:
+    """A user line holding a result and then text: the result repair inserts for the same turn
+    goes before the text in the IR; it is written as its own line before that line (after the
+    call's line), and the line itself is written back as it was (but for its `parentUuid` in a
+    tree, which now names the new line)."""
+    lines: list[dict[str, object]] = [
+        {
+            "parentUuid": None,
+            "sessionId": "s",
+            "type": "user",
+            "uuid": "u0",
+            "message": {"role": "user", "content": "hi"},
+        },
+        {
+            "parentUuid": "u0" if linked else None,
+            "sessionId": "s",
+            "type": "assistant",
+            "uuid": "u1",
+            "message": {
+                "id": "msg_1",
+                "role": "assistant",
+                "content": [
+                    {"type": "tool_use", "id": "toolu_a", "name": "Read", "input": {}},
+                    {"type": "tool_use", "id": "toolu_b", "name": "Read", "input": {}},
+                ],
+            },
+        },
+        {
+            "parentUuid": "u1" if linked else None,
+            "sessionId": "s",
+            "type": "user",
+            "uuid": "u2",
+            "message": {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": "toolu_a", "content": "r"},
+                    {"type": "text", "text": "a"},
+                    {"type": "text", "text": "b"},
+                ],
+            },
+        },
+    ]
+    conversation = claude_code.load(lines)
+    repaired = repair_transcript(conversation.messages)
+    assert [fix.action for fix in repaired.fixes] == ["inserted_result"]
+    assert [getattr(message, "tool_call_id", None) for message in repaired.messages[2:]] == ["toolu_a", "toolu_b", None]
+    written = claude_code.dump(conversation.replace(messages=repaired.messages))
+    assert type(written) is list
+    assert len(written) == 4
+    new = written[2]
+    assert type(new) is dict
+    assert new["message"] == {
+        "role": "user",
+        "content": [
+            {
+                "type": "tool_result",
+                "tool_use_id": "toolu_b",
+                "content": "Tool call was interrupted before it returned a result.",
+                "is_error": True,
+            }
+        ],
+    }
+    assert new["parentUuid"] == ("u1" if linked else None)
+    assert _same(written[:2], lines[:2])
+    assert _same(written[3], {**lines[2], "parentUuid": new["uuid"]} if linked else lines[2])
+    assert claude_code.check(written) == ()
+    back = claude_code.load(written).messages
+    assert [(type(message), getattr(message, "tool_call_id", None)) for message in back[2:]] == [
+        (ToolResultMessage, "toolu_b"),
+        (ToolResultMessage, "toolu_a"),
+        (UserMessage, None),
+    ]

@@ -39,7 +39,7 @@ def claude_code_lines(draw: st.DrawFn) -> list[object]:
         line: dict[str, object] = {"parentUuid": None, "sessionId": "s", "type": kind, "uuid": f"u{number}"}
         if kind == "user":
             line["message"] = {"role": "user", "content": draw(_text)}
-        elif kind == "result":  # one result or more in a line (one IR message each)
+        elif kind == "result":  # one result or more in a line (one IR message each), maybe text after
             line["type"] = "user"
             blocks: list[object] = []
             for _ in range(draw(st.integers(1, 3))):
@@ -53,6 +53,8 @@ def claude_code_lines(draw: st.DrawFn) -> list[object]:
                 if draw(st.booleans()):  # another key order: each result keeps its own
                     block = dict(reversed(block.items()))
                 blocks.append(block)
+            for _ in range(draw(st.integers(0, 2))):  # text after the results: the line goes on
+                blocks.append({"type": "text", "text": draw(_text)})
             line["message"] = {"role": "user", "content": blocks}
         elif kind == "assistant":
             content: list[object] = []

@@ -471,24 +471,29 @@ def _dump(conversation: Conversation, *, texts: bool = False) -> list[object]:
         else:
             group = [message]
             their_infos = [first]  # what `anthropic` kept of each, from `meta` decoded once
+            hoisted: list[tuple[ir.Message, _records.Info]] = []  # results repair put inside this line
             while line is not None and index < len(messages) and type(messages[index]) is not ir.AssistantMessage:
                 next_entries = _records.meta_entries(messages[index].meta_json)
                 next_line, next_envelope = _log.line_in(_records.entry_info(next_entries, NAME))
+                if next_line is None and next_envelope is None and type(messages[index]) is ir.ToolResultMessage:
+                    found = _inserted_results(messages, index, next_entries, line)
+                    if found is not None:
+                        new, index, next_entries = found
+                        hoisted.extend(new)
+                        next_line, next_envelope = line, None
                 if next_line != line or next_envelope is not None:
                     ahead = next_entries
                     break
                 group.append(messages[index])
                 their_infos.append(_records.entry_info(next_entries, anthropic.NAME))
                 index += 1
-            payload = anthropic.render_messages(group, restore, their_infos)[0]
-            kind = "user"
-            if line_envelope is None:
-                line, line_envelope = None, _new_envelope(previous, kind, message.id, made)
-            lines = [(line, _log.filled(line_envelope, _PAYLOAD, payload))]
-            call_line = call_lines.get(message.tool_call_id) if type(message) is ir.ToolResultMessage else None
-            new_line = decoded_object(lines[0][1])  # a decoded envelope, filled
-            if line is None and call_line is not None and new_line is not None:
-                new_results.append((new_line, call_line))
+            for result, result_info in hoisted:  # each its own new line, before the line it was put in
+                new_lines = _user_lines([result], [result_info], None, None, previous, restore, call_lines, made)
+                previous = decoded_object(new_lines[0][1]) or previous
+                new_results.extend(_new_result(result, new_lines, call_lines))
+                placement.add(new_lines)
+            lines = _user_lines(group, their_infos, line, line_envelope, previous, restore, call_lines, made)
+            new_results.extend(_new_result(message, lines, call_lines))
         for _, value in lines:
             written = decoded_object(value)
             if written is not None:
@@ -498,6 +503,56 @@ def _dump(conversation: Conversation, *, texts: bool = False) -> list[object]:
         return placement.lines([])
     kept = _log.kept_lines(conversation.meta, NAME, texts=texts)
     return _tree.tree_lines(placement, kept, conversation.notes, made, new_results, _KEYS)
+
+
+def _inserted_results(
+    messages: Sequence[ir.Message], index: int, entries: dict[str, object], line: int
+) -> tuple[list[tuple[ir.Message, _records.Info]], int, dict[str, object]] | None:
+    """The results from `index` on that no line holds (`entries` is the first one's decoded
+    `meta`) when the user line `line` goes on after them (repair put them between two of its
+    messages), with where the line goes on and that message's entries; `None` otherwise."""
+    found: list[tuple[ir.Message, _records.Info]] = []
+    while index < len(messages) and type(messages[index]) is ir.ToolResultMessage:
+        entry_line, envelope = _log.line_in(_records.entry_info(entries, NAME))
+        if entry_line is not None or envelope is not None:
+            break
+        found.append((messages[index], _records.entry_info(entries, anthropic.NAME)))
+        index += 1
+        if index < len(messages):
+            entries = _records.meta_entries(messages[index].meta_json)
+    if index >= len(messages) or type(messages[index]) is ir.AssistantMessage:
+        return None
+    next_line, next_envelope = _log.line_in(_records.entry_info(entries, NAME))
+    return (found, index, entries) if next_line == line and next_envelope is None else None
+
+
+def _user_lines(
+    group: list[ir.Message],
+    infos: list[_records.Info],
+    line: int | None,
+    line_envelope: dict[str, object] | None,
+    previous: dict[str, object] | None,
+    restore: dict[str, str],
+    call_lines: dict[str, str],
+    made: dict[str, tuple[bool, object]],
+) -> _log.Lines:
+    """The line of user-side messages read from one line (`infos`: what `anthropic` kept of
+    each), or of one new message (a new line after `previous`)."""
+    payload = anthropic.render_messages(group, restore, infos)[0]
+    if line_envelope is None:
+        line, line_envelope = None, _new_envelope(previous, "user", group[0].id, made)
+    return [(line, _log.filled(line_envelope, _PAYLOAD, payload))]
+
+
+def _new_result(
+    message: ir.Message, lines: _log.Lines, call_lines: dict[str, str]
+) -> list[tuple[dict[str, object], str]]:
+    """A new result line and the uuid of its call's line, for the tree to hang it there; none
+    when the line was read or the call's line is unknown."""
+    line, value = lines[0]
+    call_line = call_lines.get(message.tool_call_id) if type(message) is ir.ToolResultMessage else None
+    new_line = decoded_object(value)  # a decoded envelope, filled
+    return [(new_line, call_line)] if line is None and call_line is not None and new_line is not None else []
 
 
 def _assistant_lines(
