@@ -487,13 +487,12 @@ def _dump(conversation: Conversation, *, texts: bool = False) -> list[object]:
                 group.append(messages[index])
                 their_infos.append(_records.entry_info(next_entries, anthropic.NAME))
                 index += 1
+            state = (restore, call_lines, made, new_results)
             for result, result_info in hoisted:  # each its own new line, before the line it was put in
-                new_lines = _user_lines([result], [result_info], None, None, previous, restore, call_lines, made)
+                new_lines = _user_lines([result], [result_info], None, None, previous, state)
                 previous = decoded_object(new_lines[0][1]) or previous
-                new_results.extend(_new_result(result, new_lines, call_lines))
                 placement.add(new_lines)
-            lines = _user_lines(group, their_infos, line, line_envelope, previous, restore, call_lines, made)
-            new_results.extend(_new_result(message, lines, call_lines))
+            lines = _user_lines(group, their_infos, line, line_envelope, previous, state)
         for _, value in lines:
             written = decoded_object(value)
             if written is not None:
@@ -532,27 +531,23 @@ def _user_lines(
     line: int | None,
     line_envelope: dict[str, object] | None,
     previous: dict[str, object] | None,
-    restore: dict[str, str],
-    call_lines: dict[str, str],
-    made: dict[str, tuple[bool, object]],
+    state: tuple[dict[str, str], dict[str, str], dict[str, tuple[bool, object]], list[tuple[dict[str, object], str]]],
 ) -> _log.Lines:
     """The line of user-side messages read from one line (`infos`: what `anthropic` kept of
-    each), or of one new message (a new line after `previous`)."""
+    each), or of one new message (a new line after `previous`); `state` is the writer's
+    `restore`, `call_lines`, `made` and `new_results` (a new result line is added there, with
+    its call's line, for the tree to hang it from that line)."""
+    restore, call_lines, made, new_results = state
     payload = anthropic.render_messages(group, restore, infos)[0]
     if line_envelope is None:
         line, line_envelope = None, _new_envelope(previous, "user", group[0].id, made)
-    return [(line, _log.filled(line_envelope, _PAYLOAD, payload))]
-
-
-def _new_result(
-    message: ir.Message, lines: _log.Lines, call_lines: dict[str, str]
-) -> list[tuple[dict[str, object], str]]:
-    """A new result line and the uuid of its call's line, for the tree to hang it there; none
-    when the line was read or the call's line is unknown."""
-    line, value = lines[0]
+    lines: _log.Lines = [(line, _log.filled(line_envelope, _PAYLOAD, payload))]
+    message = group[0]
     call_line = call_lines.get(message.tool_call_id) if type(message) is ir.ToolResultMessage else None
-    new_line = decoded_object(value)  # a decoded envelope, filled
-    return [(new_line, call_line)] if line is None and call_line is not None and new_line is not None else []
+    new_line = decoded_object(lines[0][1])  # a decoded envelope, filled
+    if line is None and call_line is not None and new_line is not None:
+        new_results.append((new_line, call_line))
+    return lines
 
 
 def _assistant_lines(
