@@ -487,12 +487,15 @@ def _dump(conversation: Conversation, *, texts: bool = False) -> list[object]:
                 group.append(messages[index])
                 their_infos.append(_records.entry_info(next_entries, anthropic.NAME))
                 index += 1
-            state = (restore, call_lines, made, new_results)
             for result, result_info in hoisted:  # each its own new line, before the line it was put in
-                new_lines = _user_lines([result], [result_info], None, None, previous, state)
+                new_lines = _user_lines(
+                    [result], [result_info], None, None, previous, restore, call_lines, made, new_results
+                )
                 previous = decoded_object(new_lines[0][1]) or previous
                 placement.add(new_lines)
-            lines = _user_lines(group, their_infos, line, line_envelope, previous, state)
+            lines = _user_lines(
+                group, their_infos, line, line_envelope, previous, restore, call_lines, made, new_results
+            )
         for _, value in lines:
             written = decoded_object(value)
             if written is not None:
@@ -507,22 +510,19 @@ def _dump(conversation: Conversation, *, texts: bool = False) -> list[object]:
 def _inserted_results(
     messages: Sequence[ir.Message], index: int, entries: dict[str, object], line: int
 ) -> tuple[list[tuple[ir.Message, _records.Info]], int, dict[str, object]] | None:
-    """The results from `index` on that no line holds (`entries` is the first one's decoded
-    `meta`) when the user line `line` goes on after them (repair put them between two of its
-    messages), with where the line goes on and that message's entries; `None` otherwise."""
+    """The result at `index` that no line holds (`entries`: its decoded `meta`) and those like
+    it right after, when the user line `line` goes on after them (repair put them between two
+    of its messages), with where the line goes on and that message's entries; `None` otherwise."""
     found: list[tuple[ir.Message, _records.Info]] = []
-    while index < len(messages) and type(messages[index]) is ir.ToolResultMessage:
-        entry_line, envelope = _log.line_in(_records.entry_info(entries, NAME))
-        if entry_line is not None or envelope is not None:
-            break
+    while True:
         found.append((messages[index], _records.entry_info(entries, anthropic.NAME)))
         index += 1
-        if index < len(messages):
-            entries = _records.meta_entries(messages[index].meta_json)
-    if index >= len(messages) or type(messages[index]) is ir.AssistantMessage:
-        return None
-    next_line, next_envelope = _log.line_in(_records.entry_info(entries, NAME))
-    return (found, index, entries) if next_line == line and next_envelope is None else None
+        if index == len(messages) or type(messages[index]) is ir.AssistantMessage:
+            return None
+        entries = _records.meta_entries(messages[index].meta_json)
+        next_line, next_envelope = _log.line_in(_records.entry_info(entries, NAME))
+        if next_line is not None or next_envelope is not None or type(messages[index]) is not ir.ToolResultMessage:
+            return (found, index, entries) if next_line == line and next_envelope is None else None
 
 
 def _user_lines(
@@ -531,13 +531,14 @@ def _user_lines(
     line: int | None,
     line_envelope: dict[str, object] | None,
     previous: dict[str, object] | None,
-    state: tuple[dict[str, str], dict[str, str], dict[str, tuple[bool, object]], list[tuple[dict[str, object], str]]],
+    restore: dict[str, str],
+    call_lines: dict[str, str],
+    made: dict[str, tuple[bool, object]],
+    new_results: list[tuple[dict[str, object], str]],
 ) -> _log.Lines:
     """The line of user-side messages read from one line (`infos`: what `anthropic` kept of
-    each), or of one new message (a new line after `previous`); `state` is the writer's
-    `restore`, `call_lines`, `made` and `new_results` (a new result line is added there, with
-    its call's line, for the tree to hang it from that line)."""
-    restore, call_lines, made, new_results = state
+    each), or of one new message (a new line after `previous`); a new result line is added to
+    `new_results` with its call's line, for the tree to hang it from that line."""
     payload = anthropic.render_messages(group, restore, infos)[0]
     if line_envelope is None:
         line, line_envelope = None, _new_envelope(previous, "user", group[0].id, made)
