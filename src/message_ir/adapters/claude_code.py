@@ -21,7 +21,7 @@ holding a `tool_result` block, with the session's fields copied from the line be
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Final
+from typing import Final, NamedTuple
 
 import message_ir as ir
 from message_ir.adapters import (
@@ -446,13 +446,23 @@ def _usage(source: object) -> Iterator[Call]:
 # --- dump ---------------------------------------------------------------------------------
 
 
+class _Writing(NamedTuple):
+    """What the writer gathers as it writes the messages' lines."""
+
+    restore: dict[str, str]
+    """Renamed call IDs -> the IDs the log holds (filled as calls are met)."""
+    call_lines: dict[str, str]
+    """IR call ID -> the `uuid` of the line holding the call."""
+    made: dict[str, tuple[bool, object]]
+    """Each new line's `uuid` -> the parent it copied, if any."""
+    new_results: list[tuple[dict[str, object], str]]
+    """Each new result line, with the `uuid` of its call's line."""
+
+
 def _dump(conversation: Conversation, *, texts: bool = False) -> list[object]:
     own = conversation.format == NAME
     placement = _log.Placement()
-    restore: dict[str, str] = {}
-    call_lines: dict[str, str] = {}  # IR call ID -> the uuid of the line holding the call
-    new_results: list[tuple[dict[str, object], str]] = []  # a new result line, its call's line
-    made: dict[str, tuple[bool, object]] = {}  # each new line's uuid -> the parent it copied, if any
+    state = _Writing({}, {}, {}, [])
     previous: dict[str, object] | None = None  # the envelope of the latest message line
     messages = conversation.messages
     index = 0
@@ -467,7 +477,7 @@ def _dump(conversation: Conversation, *, texts: bool = False) -> list[object]:
         first = _records.entry_info(entries, anthropic.NAME)
         index += 1
         if type(message) is ir.AssistantMessage:
-            lines = _assistant_lines(message, info, first, line, line_envelope, previous, restore, call_lines, made)
+            lines = _assistant_lines(message, info, first, line, line_envelope, previous, state)
         else:
             group = [message]
             their_infos = [first]  # what `anthropic` kept of each, from `meta` decoded once
@@ -488,14 +498,10 @@ def _dump(conversation: Conversation, *, texts: bool = False) -> list[object]:
                 their_infos.append(_records.entry_info(next_entries, anthropic.NAME))
                 index += 1
             for result, result_info in hoisted:  # each its own new line, before the line it was put in
-                new_lines = _user_lines(
-                    [result], [result_info], None, None, previous, restore, call_lines, made, new_results
-                )
+                new_lines = _user_lines([result], [result_info], None, None, previous, state)
                 previous = decoded_object(new_lines[0][1]) or previous
                 placement.add(new_lines)
-            lines = _user_lines(
-                group, their_infos, line, line_envelope, previous, restore, call_lines, made, new_results
-            )
+            lines = _user_lines(group, their_infos, line, line_envelope, previous, state)
         for _, value in lines:
             written = decoded_object(value)
             if written is not None:
@@ -504,7 +510,7 @@ def _dump(conversation: Conversation, *, texts: bool = False) -> list[object]:
     if not own:
         return placement.lines([])
     kept = _log.kept_lines(conversation.meta, NAME, texts=texts)
-    return _tree.tree_lines(placement, kept, conversation.notes, made, new_results, _KEYS)
+    return _tree.tree_lines(placement, kept, conversation.notes, state.made, state.new_results, _KEYS)
 
 
 def _inserted_results(
@@ -531,23 +537,20 @@ def _user_lines(
     line: int | None,
     line_envelope: dict[str, object] | None,
     previous: dict[str, object] | None,
-    restore: dict[str, str],
-    call_lines: dict[str, str],
-    made: dict[str, tuple[bool, object]],
-    new_results: list[tuple[dict[str, object], str]],
+    state: _Writing,
 ) -> _log.Lines:
     """The line of user-side messages read from one line (`infos`: what `anthropic` kept of
-    each), or of one new message (a new line after `previous`); a new result line is added to
-    `new_results` with its call's line, for the tree to hang it from that line."""
-    payload = anthropic.render_messages(group, restore, infos)[0]
+    each), or of one new message (a new line after `previous`; a new result's line goes into
+    `state.new_results`)."""
+    payload = anthropic.render_messages(group, state.restore, infos)[0]
     if line_envelope is None:
-        line, line_envelope = None, _new_envelope(previous, "user", group[0].id, made)
+        line, line_envelope = None, _new_envelope(previous, "user", group[0].id, state.made)
     lines: _log.Lines = [(line, _log.filled(line_envelope, _PAYLOAD, payload))]
     message = group[0]
-    call_line = call_lines.get(message.tool_call_id) if type(message) is ir.ToolResultMessage else None
+    call_line = state.call_lines.get(message.tool_call_id) if type(message) is ir.ToolResultMessage else None
     new_line = decoded_object(lines[0][1])  # a decoded envelope, filled
     if line is None and call_line is not None and new_line is not None:
-        new_results.append((new_line, call_line))
+        state.new_results.append((new_line, call_line))
     return lines
 
 
@@ -558,15 +561,13 @@ def _assistant_lines(
     line: int | None,
     line_envelope: dict[str, object] | None,
     previous: dict[str, object] | None,
-    restore: dict[str, str],
-    call_lines: dict[str, str],
-    made: dict[str, tuple[bool, object]],
+    state: _Writing,
 ) -> _log.Lines:
     """The lines of one assistant message: its blocks split over the lines they came from
     (what is left over goes to the last line); `info` is what this format kept of the message,
     `first` the Anthropic entry of its first line."""
     if line_envelope is None:
-        line, line_envelope = None, _new_envelope(previous, "assistant", message.id, made)
+        line, line_envelope = None, _new_envelope(previous, "assistant", message.id, state.made)
     parts: list[tuple[int | None, dict[str, object], _records.Info, int]] = []
     count = info.get("blocks")
     parts.append(
@@ -589,12 +590,12 @@ def _assistant_lines(
         end = len(message.content) if number == len(parts) - 1 else min(start + count, len(message.content))
         blocks: Sequence[ir.AssistantBlock] = message.content[start:end]
         start = end
-        payload = anthropic.render_assistant(blocks, part_info, restore)
+        payload = anthropic.render_assistant(blocks, part_info, state.restore)
         lines.append((part_line, _log.filled(part_envelope, _PAYLOAD, payload)))
         uid = part_envelope.get("uuid")
         for block in blocks:
             if type(block) is ir.ToolCall and type(uid) is str:
-                call_lines[block.id] = uid
+                state.call_lines[block.id] = uid
     return lines
 
 
